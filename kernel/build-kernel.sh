@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Build the guest kernel, patched with kernel/patches/series or stock,
+# out of tree under build/kernel/<variant>/. Incremental: the tree is
+# unpacked and patched again only when the tarball or the series changed,
+# and configured again only when the config fragment changed.
+set -euo pipefail
+
+usage() {
+	cat <<EOF
+usage: $0 [--help] patched|stock
+
+Builds build/bzImage (patched) or build/bzImage-stock (stock) from
+\$KERNEL_TARBALL (default /usr/src/linux-source-6.12.tar.xz, Debian
+package linux-source-6.12) and kernel/config/guest.config merged onto
+tinyconfig. Also installs the uapi headers of the tree under
+build/kernel/<variant>/headers.
+
+Environment: BUILD_DIR (default <project>/build), JOBS (default nproc+1),
+V=1 to show the full build output.
+EOF
+}
+
+case "${1:-}" in
+-h | --help) usage; exit 0 ;;
+patched | stock) variant=$1 ;;
+*) usage >&2; exit 2 ;;
+esac
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+build=${BUILD_DIR:-$top/build}
+jobs=${JOBS:-$(($(nproc) + 1))}
+patches=$top/kernel/patches
+fragment=$top/kernel/config/guest.config
+dir=$build/kernel/$variant
+src=$dir/src
+obj=$dir/obj
+kmake=(make -C "$src" O="$obj" ARCH=x86_64)
+
+say() { printf '[kernel %s] %s\n' "$variant" "$*"; }
+die() { printf '[kernel %s] error: %s\n' "$variant" "$*" >&2; exit 1; }
+
+[ -r "$tarball" ] ||
+	die "no kernel source at $tarball: install linux-source-6.12 (make deps) or set KERNEL_TARBALL"
+
+# The patches of the series, in order; dies naming any that is missing.
+series_patches() {
+	local p
+	grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" | while read -r p; do
+		[ -f "$patches/$p" ] || die "kernel/patches/series lists $p, which does not exist"
+		printf '%s\n' "$p"
+	done
+}
+
+# What the source tree is made of: the tarball and, when patched, the series.
+source_id() {
+	local list=()
+	stat -c '%n %s %Y' "$tarball"
+	if [ "$variant" = patched ]; then
+		mapfile -t list < <(series_patches)
+		(cd "$patches" && sha256sum series "${list[@]}")
+	fi
+}
+
+# Unpack into a fresh directory and apply the series with zero fuzz.
+prepare_source() {
+	local tmp=$dir/src.new p
+	say "unpacking $(basename "$tarball")"
+	rm -rf "$tmp" "$obj"
+	mkdir -p "$tmp"
+	tar -xf "$tarball" -C "$tmp" --strip-components=1
+	if [ "$variant" = patched ]; then
+		series_patches >"$dir/series.list"
+		while read -r p; do
+			say "applying $p"
+			patch -d "$tmp" -p1 -F0 -N -s <"$patches/$p" ||
+				die "patch $p does not apply with zero fuzz to $(basename "$tarball")"
+		done <"$dir/series.list"
+	fi
+	rm -rf "$src"
+	mv "$tmp" "$src"
+}
+
+# tinyconfig + fragment, then check that no line of the fragment was dropped.
+configure() {
+	local line missing=()
+	say "configuring: tinyconfig + $(basename "$fragment")"
+	mkdir -p "$obj"
+	"${kmake[@]}" -s tinyconfig >"$dir/config.log" 2>&1 ||
+		die "make tinyconfig failed, see $dir/config.log"
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" \
+		>>"$dir/config.log" 2>&1 || die "merge_config.sh failed, see $dir/config.log"
+	"${kmake[@]}" -s olddefconfig >>"$dir/config.log" 2>&1 ||
+		die "make olddefconfig failed, see $dir/config.log"
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=n) grep -qx "# ${line%=n} is not set" "$obj/.config" || missing+=("$line") ;;
+		CONFIG_*) grep -qx "$line" "$obj/.config" || missing+=("$line") ;;
+		esac
+	done <"$fragment"
+	[ ${#missing[@]} -eq 0 ] ||
+		die "options of $(basename "$fragment") dropped by Kconfig (unmet dependencies?): ${missing[*]}"
+}
+
+# Run the build in the background and report progress every 20 s.
+build_image() {
+	local log=$dir/build.log start=$SECONDS pid rc=0
+	say "building bzImage with -j$jobs (log: $log)"
+	if [ "${V:-0}" = 1 ]; then
+		"${kmake[@]}" -j"$jobs" bzImage 2>&1 | tee "$log" || rc=$?
+	else
+		"${kmake[@]}" -j"$jobs" bzImage >"$log" 2>&1 &
+		pid=$!
+		while kill -0 "$pid" 2>/dev/null; do
+			sleep 1
+			if (((SECONDS - start) % 20 == 0)); then
+				say "... $((SECONDS - start)) s, $(grep -c '^  CC' "$log" || true) files compiled"
+			fi
+		done
+		wait "$pid" || rc=$?
+	fi
+	if [ "$rc" -ne 0 ]; then
+		tail -n 30 "$log" >&2
+		die "build failed, see $log"
+	fi
+	say "built in $((SECONDS - start)) s"
+}
+
+mkdir -p "$dir"
+if [ ! -d "$src" ] || [ "$(source_id)" != "$(cat "$dir/source.stamp" 2>/dev/null)" ]; then
+	rm -f "$dir/source.stamp" "$dir/config.stamp"
+	prepare_source
+	source_id >"$dir/source.stamp"
+fi
+if [ ! -f "$obj/.config" ] || [ "$(sha256sum <"$fragment")" != "$(cat "$dir/config.stamp" 2>/dev/null)" ]; then
+	configure
+	sha256sum <"$fragment" >"$dir/config.stamp"
+fi
+build_image
+"${kmake[@]}" -s headers_install INSTALL_HDR_PATH="$dir/headers" >/dev/null
+
+image=$build/bzImage
+[ "$variant" = stock ] && image=$build/bzImage-stock
+cp "$obj/arch/x86/boot/bzImage" "$image.tmp"
+mv "$image.tmp" "$image"
+say "ready: ${image#"$top"/}"
