@@ -4,14 +4,39 @@
 BUILD ?= $(CURDIR)/build
 export BUILD_DIR := $(BUILD)
 
-.PHONY: help deps kernel kernel-stock
+CC ?= gcc
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wformat=2 \
+	-Wno-unused-parameter
+CFLAGS := -O2 -g -pthread $(WARNINGS)
+
+TEST_CFLAGS := $(CFLAGS) -Itests/lib -Ipreload
+HARNESS := tests/lib/harness.c tests/lib/harness.h
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard tests/guest/*.c))
+
+SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
+SELFTESTS := $(BUILD)/selftests/rseq
+
+.PHONY: help deps kernel kernel-stock selftests tests initramfs vm-run vm-test test \
+	host-test clean
 
 help:
+	@echo 'Usage: make TARGET [VARIABLE=value...]'
+	@echo
 	@echo 'Targets:'
+	@echo '  test          host tests, then vm-test; ends with "N passed, N failed"'
+	@echo '  vm-test       the guest suite on build/bzImage and build/bzImage-stock'
+	@echo '  host-test     the host tests only'
+	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'
 	@echo '  kernel        build/bzImage: Debian linux-source-6.12 + kernel/patches'
 	@echo '  kernel-stock  build/bzImage-stock: the same tree and config, unpatched'
+	@echo '  selftests     the rseq selftests of the patched tree'
+	@echo '  tests         the test programs'
+	@echo '  initramfs     build/initramfs.cpio.gz'
 	@echo '  deps          install the Debian packages every target needs (root)'
-	@echo 'Variables: BUILD=$(BUILD), JOBS (kernel build jobs), V=1 (verbose)'
+	@echo '  clean         remove build/'
+	@echo
+	@echo 'Variables: BUILD=$(BUILD), JOBS (kernel build jobs), V=1 (verbose kernel build),'
+	@echo '  VCPUS=2, MEM=1G, ACCEL=auto|kvm|tcg, TIMEOUT (seconds) for the guest'
 
 deps:
 	scripts/install-deps.sh kernel vm test bench
@@ -23,3 +48,49 @@ kernel:
 kernel-stock:
 	@scripts/install-deps.sh kernel
 	@kernel/build-kernel.sh stock
+
+# The selftests come from the patched tree, built against its headers.
+selftests: kernel
+	@mkdir -p $(SELFTESTS)
+	@echo '[selftests] building tools/testing/selftests/rseq'
+	@$(MAKE) -s -C $(SELFTESTS_SRC) OUTPUT=$(SELFTESTS) \
+		KHDR_INCLUDES=-I$(BUILD)/kernel/patched/headers/include >$(BUILD)/selftests.log 2>&1 || \
+		{ tail -n 20 $(BUILD)/selftests.log; echo 'selftests: build failed, see $(BUILD)/selftests.log'; exit 1; }
+	@cp $(SELFTESTS_SRC)/run_sched_state_tests.sh $(SELFTESTS)/
+
+tests: $(GUEST_TESTS)
+
+$(BUILD)/tests/guest/%: tests/guest/%.c $(HARNESS) preload/rseq-abi.h
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< tests/lib/harness.c
+
+INITRAMFS_FILES := \
+	$(SELFTESTS)=/selftests/rseq \
+	$(BUILD)/tests/guest=/tests \
+	tests/guest/run-suite.sh=/tests/run-suite.sh \
+	/usr/bin/sysbench=/usr/bin/sysbench \
+	/usr/bin/stress-ng=/usr/bin/stress-ng
+
+initramfs: selftests tests
+	@scripts/install-deps.sh vm test
+	@vm-image/build-initramfs.sh $(BUILD)/initramfs.cpio.gz $(INITRAMFS_FILES)
+
+KERNEL_IMAGE := $(if $(filter stock,$(KERNEL)),$(BUILD)/bzImage-stock,$(BUILD)/bzImage)
+
+vm-run: initramfs $(if $(filter stock,$(KERNEL)),kernel-stock)
+	@test -n '$(CMD)' || { echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'; exit 2; }
+	@vm-image/run-vm.sh --kernel $(KERNEL_IMAGE) $(foreach f,$(FILES),--file $(f)) '$(CMD)'
+
+host-test: tests
+	@scripts/install-deps.sh test
+	@tests/run-tests.sh host
+
+vm-test: initramfs kernel-stock
+	@tests/run-tests.sh guest
+
+test: tests initramfs kernel-stock
+	@scripts/install-deps.sh test
+	@tests/run-tests.sh host guest
+
+clean:
+	rm -rf $(BUILD)

@@ -63,10 +63,12 @@ source_id() {
 }
 
 # Unpack into a fresh directory and apply the series with zero fuzz.
+# An existing tree is then updated only where the content differs, so
+# that kbuild rebuilds just what the change touched.
 prepare_source() {
 	local tmp=$dir/src.new p
 	say "unpacking $(basename "$tarball")"
-	rm -rf "$tmp" "$obj"
+	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	tar -xf "$tarball" -C "$tmp" --strip-components=1
 	if [ "$variant" = patched ]; then
@@ -77,8 +79,13 @@ prepare_source() {
 				die "patch $p does not apply with zero fuzz to $(basename "$tarball")"
 		done <"$dir/series.list"
 	fi
-	rm -rf "$src"
-	mv "$tmp" "$src"
+	if [ -d "$src" ]; then
+		say "updating the changed files of the existing tree"
+		rsync -rlc --delete "$tmp/" "$src/"
+		rm -rf "$tmp"
+	else
+		mv "$tmp" "$src"
+	fi
 }
 
 # tinyconfig + fragment, then check that no line of the fragment was dropped.
@@ -128,7 +135,7 @@ build_image() {
 
 mkdir -p "$dir"
 if [ ! -d "$src" ] || [ "$(source_id)" != "$(cat "$dir/source.stamp" 2>/dev/null)" ]; then
-	rm -f "$dir/source.stamp" "$dir/config.stamp"
+	rm -f "$dir/source.stamp"
 	prepare_source
 	source_id >"$dir/source.stamp"
 fi

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 declare -A groups=(
-	[kernel]="linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils perl"
+	[kernel]="linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils perl rsync"
 	[vm]="qemu-system-x86 busybox-static cpio gzip"
 	[test]="sysbench stress-ng valgrind"
 	[bench]="sysbench stress-ng rocksdb-tools gnuplot-nox"

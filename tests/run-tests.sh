@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Run the host tests, the guest tests, or both, and end with one line
+# "N passed, N failed" over all of them. Exit status 1 if any failed.
+set -euo pipefail
+
+usage() {
+	cat <<EOF
+usage: $0 [--help] host|guest...
+
+host:  the test programs of build/tests/host, tests/host/*.sh and the
+       ABI tests, on this machine's kernel (the library's fallback path);
+guest: tests/vm-runner-tests.sh, then tests/guest/run-suite.sh in QEMU
+       on build/bzImage (patched) and build/bzImage-stock.
+Output and logs: build/test/<part>.log. The make targets build what
+this needs first (make test, make host-test, make vm-test).
+EOF
+}
+
+[ $# -gt 0 ] || { usage >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+mkdir -p "$build/test"
+
+# Harness programs and scripts print PASS/FAIL/SKIP lines themselves; a
+# program that fails without one gets a FAIL line of its own.
+run_checked() {
+	local name=$1 rc=0
+	shift
+	"$@" >"$build/test/out" 2>&1 || rc=$?
+	cat "$build/test/out"
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$build/test/out"; then
+		echo "FAIL $name: exit status $rc"
+	fi
+}
+
+host_tests() {
+	local t
+	for t in "$build"/tests/guest/sched_state_abi "$build"/tests/host/* "$top"/tests/host/*.sh; do
+		[ -x "$t" ] || continue
+		run_checked "$(basename "$t")" "$t"
+	done | sed -u 's/^\(PASS\|FAIL\|SKIP\) /\1 host\//'
+}
+
+guest_tests() {
+	local kernel image rc
+	run_checked vm-runner "$top/tests/vm-runner-tests.sh"
+	for kernel in patched stock; do
+		image=$build/bzImage
+		[ "$kernel" = stock ] && image=$build/bzImage-stock
+		echo "[guest] the suite on $(basename "$image")"
+		rc=0
+		"$top/vm-image/run-vm.sh" --kernel "$image" "sh /tests/run-suite.sh $kernel" || rc=$?
+		# 1 is the suite's own verdict, with FAIL lines; anything else is not.
+		case "$rc" in
+		0 | 1) ;;
+		*) echo "FAIL guest/$kernel: the VM run failed (status $rc), see build/vm/last/console.log" ;;
+		esac
+	done
+}
+
+for part in "$@"; do
+	case "$part" in
+	host | guest) ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+for part in "$@"; do
+	"${part}_tests" 2>&1 | tee "$build/test/$part.log"
+done
+
+logs=()
+for part in "$@"; do logs+=("$build/test/$part.log"); done
+passed=$(cat "${logs[@]}" | grep -c '^PASS ' || true)
+failed=$(cat "${logs[@]}" | grep -c '^FAIL ' || true)
+skipped=$(cat "${logs[@]}" | grep -c '^SKIP ' || true)
+[ "$failed" -eq 0 ] || { echo; echo 'Failed:'; cat "${logs[@]}" | grep '^FAIL '; }
+echo "($skipped skipped; logs in ${build#"$top"/}/test)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
