@@ -9,14 +9,19 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wformat=2 \
 	-Wno-unused-parameter
 CFLAGS := -O2 -g -pthread $(WARNINGS)
 
+PRELOAD_SRC := $(wildcard preload/*.c)
+PRELOAD_DEPS := $(PRELOAD_SRC) $(wildcard preload/*.h) preload/libadaptive.map
+PRELOAD := $(BUILD)/libadaptive.so
+
 TEST_CFLAGS := $(CFLAGS) -Itests/lib -Ipreload
 HARNESS := tests/lib/harness.c tests/lib/harness.h
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard tests/guest/*.c))
+HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
 
-.PHONY: help deps kernel kernel-stock selftests tests initramfs vm-run vm-test test \
+.PHONY: help deps preload kernel kernel-stock selftests tests initramfs vm-run vm-test test \
 	host-test clean
 
 help:
@@ -27,6 +32,7 @@ help:
 	@echo '  vm-test       the guest suite on build/bzImage and build/bzImage-stock'
 	@echo '  host-test     the host tests only'
 	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'
+	@echo '  preload       build/libadaptive.so: LD_PRELOAD=build/libadaptive.so ./app'
 	@echo '  kernel        build/bzImage: Debian linux-source-6.12 + kernel/patches'
 	@echo '  kernel-stock  build/bzImage-stock: the same tree and config, unpatched'
 	@echo '  selftests     the rseq selftests of the patched tree'
@@ -40,6 +46,15 @@ help:
 
 deps:
 	scripts/install-deps.sh kernel vm test bench
+
+preload: $(PRELOAD)
+
+# Only the interposed symbols are exported (libadaptive.map); -z now binds
+# our calls into glibc at load time, before any mutex operation.
+$(PRELOAD): $(PRELOAD_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -shared -Wl,--version-script=preload/libadaptive.map \
+		-Wl,-z,now -o $@ $(PRELOAD_SRC)
 
 kernel:
 	@scripts/install-deps.sh kernel
@@ -58,15 +73,16 @@ selftests: kernel
 		{ tail -n 20 $(BUILD)/selftests.log; echo 'selftests: build failed, see $(BUILD)/selftests.log'; exit 1; }
 	@cp $(SELFTESTS_SRC)/run_sched_state_tests.sh $(SELFTESTS)/
 
-tests: $(GUEST_TESTS)
+tests: $(GUEST_TESTS) $(HOST_TESTS) $(PRELOAD)
 
-$(BUILD)/tests/guest/%: tests/guest/%.c $(HARNESS) preload/rseq-abi.h
+$(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< tests/lib/harness.c
+	$(CC) $(TEST_CFLAGS) -o $@ $< tests/lib/harness.c -ldl
 
 INITRAMFS_FILES := \
 	$(SELFTESTS)=/selftests/rseq \
-	$(BUILD)/tests/guest=/tests \
+	$(BUILD)/tests=/tests \
+	$(PRELOAD)=/usr/lib/libadaptive.so \
 	tests/guest/run-suite.sh=/tests/run-suite.sh \
 	/usr/bin/sysbench=/usr/bin/sysbench \
 	/usr/bin/stress-ng=/usr/bin/stress-ng

@@ -15,7 +15,7 @@ patched | stock) ;;
 esac
 
 selftests=/selftests/rseq
-tests=/tests
+tests=/tests/guest
 log=/tmp/suite.log
 out=/tmp/test.out
 : >"$log"

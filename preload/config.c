@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "sched_state.h"
+#include "stats.h"
+
+/*
+ * The spin bounds, measured with workloads/futex_cost.c (see the
+ * README): a futex sleep and wake-up costs the waiter and the waker
+ * together about 10 us of CPU on the development machine, and several
+ * times that under TCG. Spinning longer than the cost of sleeping can
+ * lose more than it saves, whatever the owner does: a spin phase
+ * stops after 20 us, the cost of sleeping with some margin for a
+ * critical section about to end.
+ */
+#define DEFAULT_SPIN_US		20
+/* glibc's adaptive mutex spins at most glibc.mutex.spin_count = 100 times. */
+#define DEFAULT_SPIN_COUNT	100
+/* The brief's fairness bound: a waiter is starving after about 1 ms. */
+#define DEFAULT_STARVE_US	1000
+
+const char *const adaptive_policy_names[NR_POLICIES] = {
+	[POLICY_SCHED_STATE] = "sched-state",
+	[POLICY_SPIN_COUNT] = "spin-count",
+	[POLICY_SPIN] = "spin",
+	[POLICY_FUTEX] = "futex",
+	[POLICY_GLIBC] = "glibc",
+};
+
+struct adaptive_config adaptive_config = {
+	.requested = POLICY_SCHED_STATE,
+	.policy = POLICY_SCHED_STATE,
+	.spin_ns = DEFAULT_SPIN_US * 1000ULL,
+	.spin_count = DEFAULT_SPIN_COUNT,
+	.starve_ns = DEFAULT_STARVE_US * 1000ULL,
+};
+
+int adaptive_init_state = INIT_NONE;
+
+void adaptive_warn(const char *fmt, ...)
+{
+	char msg[256] = "libadaptive: ";
+	size_t prefix = strlen(msg);
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(msg + prefix, sizeof(msg) - prefix - 1, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return;
+	len += prefix;
+	if (len > (int) sizeof(msg) - 2)
+		len = sizeof(msg) - 2;
+	msg[len++] = '\n';
+	/* Nothing to do about a failed diagnostic. */
+	if (write(STDERR_FILENO, msg, len) < 0)
+		return;
+}
+
+static void read_policy(void)
+{
+	const char *value = getenv("ADAPTIVE_POLICY");
+	int i;
+
+	if (!value)
+		return;
+	for (i = 0; i < NR_POLICIES; i++) {
+		if (!strcmp(value, adaptive_policy_names[i])) {
+			adaptive_config.requested = i;
+			return;
+		}
+	}
+	adaptive_warn("ADAPTIVE_POLICY=%s is not one of sched-state, spin-count, spin, "
+		      "futex, glibc; using the default, sched-state", value);
+}
+
+/* An unsigned integer in [min, max] from @name, or @fallback with a warning. */
+static unsigned long long read_number(const char *name, unsigned long long min,
+				      unsigned long long max, unsigned long long fallback)
+{
+	const char *value = getenv(name);
+	unsigned long long n;
+	char *end;
+
+	if (!value)
+		return fallback;
+	errno = 0;
+	n = strtoull(value, &end, 10);
+	if (errno || end == value || *end || value[0] == '-' || n < min || n > max) {
+		adaptive_warn("%s=%s is not a number from %llu to %llu; using %llu", name, value,
+			      min, max, fallback);
+		return fallback;
+	}
+	return n;
+}
+
+/*
+ * With lock elision on, glibc turns default mutexes into elided ones at
+ * their first lock and keeps state in __elision: leave it all to glibc.
+ */
+static bool glibc_elision_enabled(void)
+{
+	const char *tunables = getenv("GLIBC_TUNABLES");
+
+	return tunables && strstr(tunables, "glibc.elision.enable=1");
+}
+
+static void read_config(void)
+{
+	int saved_errno = errno;
+
+	read_policy();
+	adaptive_config.spin_ns = 1000 * read_number("ADAPTIVE_SPIN_US", 1, 1000000,
+						     DEFAULT_SPIN_US);
+	adaptive_config.spin_count = read_number("ADAPTIVE_SPIN_COUNT", 1, 10000000,
+						 DEFAULT_SPIN_COUNT);
+	adaptive_config.starve_ns = 1000 * read_number("ADAPTIVE_STARVE_US", 10, 10000000,
+						       DEFAULT_STARVE_US);
+	adaptive_config.stats = read_number("ADAPTIVE_STATS", 0, 1, 0);
+	adaptive_config.policy = adaptive_config.requested;
+	if (adaptive_config.policy != POLICY_GLIBC && glibc_elision_enabled()) {
+		adaptive_warn("glibc lock elision is enabled; leaving all mutexes to glibc");
+		adaptive_config.policy = POLICY_GLIBC;
+	}
+	errno = saved_errno;
+}
+
+static void after_fork_child(void)
+{
+	sched_state_after_fork_child();
+	stats_after_fork_child();
+}
+
+bool adaptive_init(void)
+{
+	int state = INIT_NONE;
+
+	if (!__atomic_compare_exchange_n(&adaptive_init_state, &state, INIT_RUNNING, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return state == INIT_ENABLED;
+
+	read_config();
+	if (adaptive_config.policy == POLICY_GLIBC) {
+		__atomic_store_n(&adaptive_init_state, INIT_DISABLED, __ATOMIC_RELEASE);
+		return false;
+	}
+	stats_init();
+	sched_state_init();
+	/* Without the kernel feature, the sensible bounded spin. */
+	if (adaptive_config.policy == POLICY_SCHED_STATE && !sched_state_supported())
+		adaptive_config.policy = POLICY_SPIN_COUNT;
+	if (pthread_atfork(NULL, NULL, after_fork_child))
+		adaptive_warn("pthread_atfork failed: forked children keep the parent's state");
+	__atomic_store_n(&adaptive_init_state, INIT_ENABLED, __ATOMIC_RELEASE);
+	return true;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The lock operations on the simple mutex kinds (glibc_mutex_is_simple),
+ * on glibc's own lock word protocol (glibc-mutex.h). The fast paths are
+ * inline: an uncontended lock and unlock cost what glibc's do.
+ */
+#ifndef ADAPTIVE_MUTEX_H
+#define ADAPTIVE_MUTEX_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/single_threaded.h>
+#include <time.h>
+
+#include "glibc-mutex.h"
+#include "sched_state.h"
+#include "stats.h"
+#include "syscall.h"
+
+int adaptive_lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
+			   const struct timespec *abstime);
+
+static inline bool lock_word_take(pthread_mutex_t *m, int val)
+{
+	int unlocked = 0;
+
+	return __atomic_compare_exchange_n(&m->__data.__lock, &unlocked, val, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/*
+ * Take the lock word uncontended. Like glibc 2.36, skip the atomic
+ * operation while the process has a single thread.
+ */
+static inline bool lock_word_take_fast(pthread_mutex_t *m)
+{
+	if (__libc_single_threaded && !m->__data.__lock) {
+		m->__data.__lock = 1;
+		return true;
+	}
+	return lock_word_take(m, 1);
+}
+
+/* The bookkeeping of a lock taken by @self, as glibc does it. */
+static inline void mutex_set_owner(pthread_mutex_t *m, int kind, struct adaptive_thread *self)
+{
+	m->__data.__owner = self->tid;
+	m->__data.__nusers++;
+	if (kind == PTHREAD_MUTEX_RECURSIVE_NP)
+		m->__data.__count = 1;
+	stat_inc(self, STAT_ACQUIRE);
+}
+
+/*
+ * The relocking checks of recursive and error-checking mutexes. Returns
+ * -1 when the lock must still be taken, else the result of the call.
+ */
+static inline int mutex_relock(pthread_mutex_t *m, int kind, const struct adaptive_thread *self)
+{
+	if (kind != PTHREAD_MUTEX_RECURSIVE_NP && kind != PTHREAD_MUTEX_ERRORCHECK_NP)
+		return -1;
+	if (m->__data.__owner != self->tid)
+		return -1;
+	if (kind == PTHREAD_MUTEX_ERRORCHECK_NP)
+		return EDEADLK;
+	if (m->__data.__count + 1 == 0)
+		return EAGAIN;
+	m->__data.__count++;
+	return 0;
+}
+
+/* pthread_mutex_lock, timedlock (@abstime on @clockid) and clocklock. */
+static inline int adaptive_mutex_lock(pthread_mutex_t *m, int kind, clockid_t clockid,
+				      const struct timespec *abstime)
+{
+	struct adaptive_thread *self = adaptive_thread_self();
+	int ret = mutex_relock(m, kind, self);
+
+	if (ret >= 0)
+		return ret;
+	/* A non-zero __elision counts starving waiters, owed the lock first. */
+	if (__builtin_expect(__atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED) ||
+			     !lock_word_take_fast(m), 0)) {
+		ret = adaptive_lock_slowpath(m, self, clockid, abstime);
+		if (ret)
+			return ret;
+	}
+	mutex_set_owner(m, kind, self);
+	return 0;
+}
+
+static inline int adaptive_mutex_trylock(pthread_mutex_t *m, int kind)
+{
+	struct adaptive_thread *self = adaptive_thread_self();
+	int ret = mutex_relock(m, kind, self);
+
+	/* glibc's trylock reports EBUSY, not EDEADLK, for an error-checking relock. */
+	if (ret == EDEADLK)
+		return EBUSY;
+	if (ret >= 0)
+		return ret;
+	if (!lock_word_take(m, 1))
+		return EBUSY;
+	mutex_set_owner(m, kind, self);
+	return 0;
+}
+
+static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int kind)
+{
+	int *word = &m->__data.__lock;
+
+	if (kind == PTHREAD_MUTEX_RECURSIVE_NP || kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
+		if (m->__data.__owner != adaptive_thread_self()->tid)
+			return EPERM;
+		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP && !*word)
+			return EPERM;
+		if (kind == PTHREAD_MUTEX_RECURSIVE_NP && --m->__data.__count)
+			return 0;
+	}
+	m->__data.__owner = 0;
+	m->__data.__nusers--;
+	if (__libc_single_threaded && *word == 1)
+		*word = 0;
+	else if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) > 1)
+		futex_wake_one(word);
+	return 0;
+}
+
+#endif /* ADAPTIVE_MUTEX_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ADAPTIVE_STATS=1: per-process counters, printed on stderr at exit.
+ * Each thread counts in a block of its own (no shared cache line);
+ * with stats off, counting costs one predictable branch on a flag that
+ * is never written after initialization.
+ */
+#ifndef ADAPTIVE_STATS_H
+#define ADAPTIVE_STATS_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "sched_state.h"
+
+enum stat_counter {
+	/* Mutexes taken by libadaptive: lock, trylock, timedlock. */
+	STAT_ACQUIRE,
+	/* Acquisitions that had to wait. */
+	STAT_CONTENDED,
+	/* Waits that ended while spinning, before any sleep. */
+	STAT_SPIN_WIN,
+	/* Sleeps in futex. */
+	STAT_FUTEX_SLEEP,
+	/* Spins stopped because the owner was seen off CPU. */
+	STAT_OWNER_OFF_CPU,
+	/* Spins stopped by the time or iteration bound. */
+	STAT_SPIN_BOUND,
+	/* Waits that used the spin-count fallback: owner state unknown. */
+	STAT_FALLBACK,
+	/* Waiters that waited past ADAPTIVE_STARVE_US. */
+	STAT_STARVING,
+	/* Calls left to glibc: robust, PI, PP and process-shared mutexes. */
+	STAT_PASSTHROUGH,
+	NR_STATS
+};
+
+struct adaptive_stats {
+	unsigned long long count[NR_STATS];
+	/* Threads that started with each registration mode. */
+	unsigned long long threads[NR_RSEQ_MODES];
+	/* Block owned by a live thread; blocks are reused, never freed. */
+	int in_use;
+	struct adaptive_stats *next;
+} __attribute__((aligned(64)));
+
+static inline void stat_inc(struct adaptive_thread *self, enum stat_counter counter)
+{
+	if (__builtin_expect(adaptive_config.stats, 0))
+		self->stats->count[counter]++;
+}
+
+void stats_init(void);
+void stats_thread_start(struct adaptive_thread *self);
+void stats_thread_exit(struct adaptive_thread *self);
+void stats_after_fork_child(void);
+/* Print the counters once, at exit or _exit. */
+void stats_report(void);
+
+#endif /* ADAPTIVE_STATS_H */

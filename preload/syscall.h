@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Raw system calls for the lock paths: they return -errno instead of
+ * setting errno, because pthread_mutex_lock() and friends must not
+ * change errno, as glibc's own (INTERNAL_SYSCALL) versions do not.
+ */
+#ifndef ADAPTIVE_SYSCALL_H
+#define ADAPTIVE_SYSCALL_H
+
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#if !defined(__x86_64__)
+#error "libadaptive supports x86_64 only"
+#endif
+
+static inline long raw_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static inline int raw_gettid(void)
+{
+	return raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
+}
+
+static inline long raw_rseq(void *area, uint32_t len, int flags, uint32_t sig)
+{
+	return raw_syscall6(SYS_rseq, (long) area, len, flags, sig, 0, 0);
+}
+
+/*
+ * Sleep while *@word == @val, until woken, or until @abstime on @clockid
+ * (CLOCK_REALTIME or CLOCK_MONOTONIC) when @abstime is not NULL. Returns
+ * 0 or -EAGAIN, -EINTR, -ETIMEDOUT. Process-private futexes only: the
+ * library leaves process-shared mutexes to glibc.
+ */
+static inline long futex_wait(int *word, int val, clockid_t clockid,
+			      const struct timespec *abstime)
+{
+	int op = FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG;
+
+	if (abstime && clockid == CLOCK_REALTIME)
+		op |= FUTEX_CLOCK_REALTIME;
+	return raw_syscall6(SYS_futex, (long) word, op, val, (long) abstime, 0,
+			    FUTEX_BITSET_MATCH_ANY);
+}
+
+static inline void futex_wake_one(int *word)
+{
+	raw_syscall6(SYS_futex, (long) word, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+}
+
+static inline void raw_sched_yield(void)
+{
+	raw_syscall6(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+}
+
+#endif /* ADAPTIVE_SYSCALL_H */

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The pthread mutex semantics a program sees, with or without
+ * LD_PRELOAD=libadaptive.so, under any ADAPTIVE_POLICY: exclusion under
+ * contention with owners that block or run long inside the critical
+ * section, every mutex type, trylock, timedlock, clocklock, condition
+ * variables, the kinds left to glibc (robust, PI, process-shared), fork
+ * and thread churn. Run without the preload, it checks glibc itself and
+ * thereby the tests.
+ *
+ * usage: mutex_semantics [NAME-SUBSTRING]
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* glibc's lock word of a PI mutex holds the owner's tid (FUTEX_TID_MASK). */
+#define FUTEX_TID_MASK 0x3fffffff
+
+static bool preloaded(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "libadaptive");
+}
+
+/* Every version of every mutex symbol binds to libadaptive iff preloaded. */
+static void test_interposed_symbols(void)
+{
+	static const char *const symbols[][2] = {
+		{ "pthread_mutex_lock", "GLIBC_2.2.5" },
+		{ "pthread_mutex_unlock", "GLIBC_2.2.5" },
+		{ "pthread_mutex_trylock", "GLIBC_2.2.5" },
+		{ "pthread_mutex_trylock", "GLIBC_2.34" },
+		{ "pthread_mutex_timedlock", "GLIBC_2.2.5" },
+		{ "pthread_mutex_timedlock", "GLIBC_2.34" },
+		{ "pthread_mutex_clocklock", "GLIBC_2.30" },
+		{ "pthread_mutex_clocklock", "GLIBC_2.34" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(symbols); i++) {
+		void *fn = dlvsym(RTLD_DEFAULT, symbols[i][0], symbols[i][1]);
+		Dl_info info;
+
+		CHECK(fn && dladdr(fn, &info), "%s@%s not found", symbols[i][0], symbols[i][1]);
+		CHECK(!!strstr(info.dli_fname, "libadaptive") == preloaded(),
+		      "%s@%s binds to %s", symbols[i][0], symbols[i][1], info.dli_fname);
+	}
+}
+
+static void busy_us(unsigned int us)
+{
+	unsigned long long end = now_ns() + us * 1000ULL;
+
+	while (now_ns() < end)
+		;
+}
+
+/* Threads that take one mutex with sections of three kinds. */
+struct exclusion {
+	pthread_mutex_t *mutex;
+	int loops;
+	/* Every block_every-th section sleeps, every long_every-th spins. */
+	int block_every, long_every;
+	int inside;
+	long counter;
+	bool broken;
+};
+
+static void *exclusion_thread(void *arg)
+{
+	struct exclusion *x = arg;
+	int i;
+
+	for (i = 1; i <= x->loops; i++) {
+		CHECK_OK(pthread_mutex_lock(x->mutex));
+		if (__atomic_exchange_n(&x->inside, 1, __ATOMIC_RELAXED))
+			x->broken = true;
+		x->counter++;
+		if (x->block_every && !(i % x->block_every))
+			sleep_ms(1);
+		else if (x->long_every && !(i % x->long_every))
+			busy_us(20);
+		__atomic_store_n(&x->inside, 0, __ATOMIC_RELAXED);
+		CHECK_OK(pthread_mutex_unlock(x->mutex));
+	}
+	return NULL;
+}
+
+static void check_exclusion(pthread_mutex_t *mutex, int nr_threads, int loops, int block_every,
+			    int long_every)
+{
+	struct exclusion x = { .mutex = mutex, .loops = loops, .block_every = block_every,
+			       .long_every = long_every };
+	pthread_t threads[16];
+	int i;
+
+	for (i = 0; i < nr_threads; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, exclusion_thread, &x));
+	for (i = 0; i < nr_threads; i++)
+		CHECK_OK(pthread_join(threads[i], NULL));
+	CHECK(!x.broken, "two threads were inside the critical section at once");
+	CHECK(x.counter == (long) nr_threads * loops, "counter %ld, expected %ld", x.counter,
+	      (long) nr_threads * loops);
+}
+
+static void init_mutex(pthread_mutex_t *m, int type, int protocol, int robust, int pshared)
+{
+	pthread_mutexattr_t attr;
+
+	CHECK_OK(pthread_mutexattr_init(&attr));
+	CHECK_OK(pthread_mutexattr_settype(&attr, type));
+	CHECK_OK(pthread_mutexattr_setprotocol(&attr, protocol));
+	CHECK_OK(pthread_mutexattr_setrobust(&attr, robust));
+	CHECK_OK(pthread_mutexattr_setpshared(&attr, pshared));
+	CHECK_OK(pthread_mutex_init(m, &attr));
+	CHECK_OK(pthread_mutexattr_destroy(&attr));
+}
+
+static void init_typed(pthread_mutex_t *m, int type)
+{
+	init_mutex(m, type, PTHREAD_PRIO_NONE, PTHREAD_MUTEX_STALLED, PTHREAD_PROCESS_PRIVATE);
+}
+
+static void test_exclusion_blocking_and_long_owners(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+	check_exclusion(&m, 4, 1000, 97, 7);
+}
+
+static void test_exclusion_every_type(void)
+{
+	pthread_mutex_t statics[] = {
+		PTHREAD_MUTEX_INITIALIZER,
+		PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
+		PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP,
+		PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP,
+	};
+	static const int types[] = {
+		PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK,
+		PTHREAD_MUTEX_ADAPTIVE_NP, PTHREAD_MUTEX_DEFAULT,
+	};
+	pthread_mutex_t m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(statics); i++)
+		check_exclusion(&statics[i], 3, 2000, 0, 13);
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		init_typed(&m, types[i]);
+		check_exclusion(&m, 3, 2000, 0, 13);
+		CHECK_OK(pthread_mutex_destroy(&m));
+	}
+}
+
+static void test_exclusion_adaptive_np_blocking(void)
+{
+	pthread_mutex_t m = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
+
+	check_exclusion(&m, 4, 500, 50, 5);
+}
+
+/* A thread that holds @mutex for @hold_ms, then releases it. */
+struct holder {
+	pthread_mutex_t *mutex;
+	unsigned int hold_ms;
+	bool locked;
+};
+
+static void *holder_thread(void *arg)
+{
+	struct holder *h = arg;
+
+	CHECK_OK(pthread_mutex_lock(h->mutex));
+	__atomic_store_n(&h->locked, true, __ATOMIC_RELEASE);
+	sleep_ms(h->hold_ms);
+	CHECK_OK(pthread_mutex_unlock(h->mutex));
+	return NULL;
+}
+
+static pthread_t start_holder(struct holder *h)
+{
+	pthread_t thread;
+
+	CHECK_OK(pthread_create(&thread, NULL, holder_thread, h));
+	while (!__atomic_load_n(&h->locked, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	return thread;
+}
+
+static struct timespec deadline_in(clockid_t clock, unsigned int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+static void test_trylock(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER, e = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+	struct holder h = { .mutex = &m, .hold_ms = 100 };
+	pthread_t thread;
+
+	CHECK(pthread_mutex_trylock(&m) == 0, "free mutex");
+	CHECK_OK(pthread_mutex_unlock(&m));
+	thread = start_holder(&h);
+	CHECK(pthread_mutex_trylock(&m) == EBUSY, "held mutex");
+	CHECK_OK(pthread_join(thread, NULL));
+	CHECK(pthread_mutex_trylock(&m) == 0, "released mutex");
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK_OK(pthread_mutex_lock(&e));
+	CHECK(pthread_mutex_trylock(&e) == EBUSY, "error-checking relock by trylock");
+	CHECK_OK(pthread_mutex_unlock(&e));
+}
+
+/* The compat version that binaries built before glibc 2.34 reference. */
+static void test_trylock_compat_version(void)
+{
+	int (*trylock)(pthread_mutex_t *) = dlvsym(RTLD_DEFAULT, "pthread_mutex_trylock",
+						   "GLIBC_2.2.5");
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct holder h = { .mutex = &m, .hold_ms = 50 };
+	pthread_t thread;
+
+	CHECK(trylock, "pthread_mutex_trylock@GLIBC_2.2.5 not found");
+	thread = start_holder(&h);
+	CHECK(trylock(&m) == EBUSY, "held mutex");
+	CHECK_OK(pthread_join(thread, NULL));
+	CHECK(trylock(&m) == 0, "free mutex");
+	CHECK_OK(pthread_mutex_unlock(&m));
+}
+
+static void test_timedlock_times_out(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct holder h = { .mutex = &m, .hold_ms = 500 };
+	pthread_t thread = start_holder(&h);
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 50);
+	unsigned long long start = now_ns();
+	int ret = pthread_mutex_timedlock(&m, &deadline);
+
+	CHECK(ret == ETIMEDOUT, "timedlock gave %d", ret);
+	CHECK(now_ns() - start >= 40000000ULL, "timed out after %llu ns only", now_ns() - start);
+	CHECK_OK(pthread_join(thread, NULL));
+}
+
+static void test_timedlock_gets_released_mutex(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct holder h = { .mutex = &m, .hold_ms = 30 };
+	pthread_t thread = start_holder(&h);
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 10000);
+
+	CHECK(pthread_mutex_timedlock(&m, &deadline) == 0, "timedlock failed");
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK_OK(pthread_join(thread, NULL));
+}
+
+static void test_timedlock_bad_timespec(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct timespec negative = { .tv_sec = 1, .tv_nsec = -1 };
+	struct timespec too_big = { .tv_sec = 1, .tv_nsec = 1000000000 };
+	struct timespec before_epoch = { .tv_sec = -1, .tv_nsec = 0 };
+	struct timespec past = { .tv_sec = 1, .tv_nsec = 0 };
+	struct holder h = { .mutex = &m, .hold_ms = 200 };
+	pthread_t thread;
+
+	/* POSIX: EINVAL only if the call would block. */
+	CHECK(pthread_mutex_timedlock(&m, &negative) == 0, "free mutex, bad timespec");
+	CHECK_OK(pthread_mutex_unlock(&m));
+	thread = start_holder(&h);
+	CHECK(pthread_mutex_timedlock(&m, &negative) == EINVAL, "negative tv_nsec");
+	CHECK(pthread_mutex_timedlock(&m, &too_big) == EINVAL, "tv_nsec of 1e9");
+	CHECK(pthread_mutex_timedlock(&m, &before_epoch) == ETIMEDOUT, "negative tv_sec");
+	CHECK(pthread_mutex_timedlock(&m, &past) == ETIMEDOUT, "deadline in the past");
+	CHECK_OK(pthread_join(thread, NULL));
+}
+
+static void test_clocklock(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct timespec deadline = deadline_in(CLOCK_MONOTONIC, 1000);
+	struct holder h = { .mutex = &m, .hold_ms = 300 };
+	pthread_t thread;
+
+	CHECK(pthread_mutex_clocklock(&m, CLOCK_PROCESS_CPUTIME_ID, &deadline) == EINVAL,
+	      "unsupported clock on a free mutex");
+	CHECK(pthread_mutex_clocklock(&m, CLOCK_MONOTONIC, &deadline) == 0, "free mutex");
+	CHECK_OK(pthread_mutex_unlock(&m));
+	thread = start_holder(&h);
+	deadline = deadline_in(CLOCK_MONOTONIC, 50);
+	CHECK(pthread_mutex_clocklock(&m, CLOCK_MONOTONIC, &deadline) == ETIMEDOUT,
+	      "CLOCK_MONOTONIC timeout");
+	deadline = deadline_in(CLOCK_REALTIME, 50);
+	CHECK(pthread_mutex_clocklock(&m, CLOCK_REALTIME, &deadline) == ETIMEDOUT,
+	      "CLOCK_REALTIME timeout");
+	CHECK_OK(pthread_join(thread, NULL));
+}
+
+static void *trylock_result(void *arg)
+{
+	int ret = pthread_mutex_trylock(arg);
+
+	if (!ret)
+		CHECK_OK(pthread_mutex_unlock(arg));
+	return (void *) (intptr_t) ret;
+}
+
+/* pthread_mutex_trylock(@m) from another thread, which unlocks if it got it. */
+static int trylock_elsewhere(pthread_mutex_t *m)
+{
+	pthread_t thread;
+	void *ret;
+
+	CHECK_OK(pthread_create(&thread, NULL, trylock_result, m));
+	CHECK_OK(pthread_join(thread, &ret));
+	return (intptr_t) ret;
+}
+
+static void *unlock_result(void *arg)
+{
+	return (void *) (intptr_t) pthread_mutex_unlock(arg);
+}
+
+static int unlock_elsewhere(pthread_mutex_t *m)
+{
+	pthread_t thread;
+	void *ret;
+
+	CHECK_OK(pthread_create(&thread, NULL, unlock_result, m));
+	CHECK_OK(pthread_join(thread, &ret));
+	return (intptr_t) ret;
+}
+
+static void test_recursive_semantics(void)
+{
+	pthread_mutex_t m;
+	int i;
+
+	init_typed(&m, PTHREAD_MUTEX_RECURSIVE);
+	for (i = 0; i < 3; i++)
+		CHECK_OK(pthread_mutex_lock(&m));
+	CHECK(pthread_mutex_trylock(&m) == 0, "recursive trylock");
+	CHECK(unlock_elsewhere(&m) == EPERM, "unlock by another thread");
+	for (i = 0; i < 3; i++) {
+		CHECK_OK(pthread_mutex_unlock(&m));
+		CHECK(trylock_elsewhere(&m) == EBUSY, "released too early, at depth %d", 3 - i);
+	}
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK(trylock_elsewhere(&m) == 0, "still held after the last unlock");
+	CHECK(pthread_mutex_unlock(&m) == EPERM, "unlock of an unlocked recursive mutex");
+}
+
+static void test_errorcheck_semantics(void)
+{
+	pthread_mutex_t m;
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 1000);
+
+	init_typed(&m, PTHREAD_MUTEX_ERRORCHECK);
+	CHECK(pthread_mutex_unlock(&m) == EPERM, "unlock of an unlocked mutex");
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK(pthread_mutex_lock(&m) == EDEADLK, "relock");
+	CHECK(pthread_mutex_timedlock(&m, &deadline) == EDEADLK, "timed relock");
+	CHECK(unlock_elsewhere(&m) == EPERM, "unlock by another thread");
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK(trylock_elsewhere(&m) == 0, "not released");
+}
+
+static void *lock_and_exit(void *arg)
+{
+	CHECK_OK(pthread_mutex_lock(arg));
+	return NULL;
+}
+
+static void test_robust_owner_died(void)
+{
+	pthread_mutex_t m;
+	pthread_t thread;
+
+	init_mutex(&m, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_NONE, PTHREAD_MUTEX_ROBUST,
+		   PTHREAD_PROCESS_PRIVATE);
+	CHECK_OK(pthread_create(&thread, NULL, lock_and_exit, &m));
+	CHECK_OK(pthread_join(thread, NULL));
+	CHECK(pthread_mutex_lock(&m) == EOWNERDEAD, "the owner died holding it");
+	CHECK_OK(pthread_mutex_consistent(&m));
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK_OK(pthread_mutex_unlock(&m));
+}
+
+static void test_priority_inheritance(void)
+{
+	pthread_mutex_t m;
+
+	init_mutex(&m, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT, PTHREAD_MUTEX_STALLED,
+		   PTHREAD_PROCESS_PRIVATE);
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK((m.__data.__lock & FUTEX_TID_MASK) == gettid(),
+	      "lock word %#x: not glibc's PI protocol", m.__data.__lock);
+	CHECK_OK(pthread_mutex_unlock(&m));
+	check_exclusion(&m, 3, 1000, 101, 11);
+}
+
+static void test_process_shared(void)
+{
+	struct shared {
+		pthread_mutex_t mutex;
+		long counter;
+	} *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int i, status, loops = 20000;
+	pid_t pid;
+
+	CHECK(s != MAP_FAILED, "mmap: %m");
+	init_mutex(&s->mutex, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_NONE, PTHREAD_MUTEX_STALLED,
+		   PTHREAD_PROCESS_SHARED);
+	pid = fork();
+	CHECK_SYS(pid);
+	for (i = 0; i < loops; i++) {
+		if (pthread_mutex_lock(&s->mutex))
+			test_fail("lock");
+		s->counter++;
+		if (pthread_mutex_unlock(&s->mutex))
+			test_fail("unlock");
+	}
+	if (!pid)
+		_exit(0);
+	CHECK_SYS(waitpid(pid, &status, 0));
+	CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child: wait status %#x", status);
+	CHECK(s->counter == 2L * loops, "counter %ld, expected %d", s->counter, 2 * loops);
+}
+
+/* A producer-consumer queue on a condition variable. */
+struct queue {
+	pthread_mutex_t mutex;
+	pthread_cond_t cond;
+	long items, consumed, sum;
+	int producers_left;
+};
+
+#define QUEUE_ITEMS 5000
+
+static void *producer(void *arg)
+{
+	struct queue *q = arg;
+	int i;
+
+	for (i = 1; i <= QUEUE_ITEMS; i++) {
+		CHECK_OK(pthread_mutex_lock(&q->mutex));
+		q->items++;
+		q->sum += i;
+		CHECK_OK(pthread_cond_signal(&q->cond));
+		CHECK_OK(pthread_mutex_unlock(&q->mutex));
+	}
+	CHECK_OK(pthread_mutex_lock(&q->mutex));
+	q->producers_left--;
+	CHECK_OK(pthread_cond_broadcast(&q->cond));
+	CHECK_OK(pthread_mutex_unlock(&q->mutex));
+	return NULL;
+}
+
+static void *consumer(void *arg)
+{
+	struct queue *q = arg;
+
+	CHECK_OK(pthread_mutex_lock(&q->mutex));
+	for (;;) {
+		while (!q->items && q->producers_left)
+			CHECK_OK(pthread_cond_wait(&q->cond, &q->mutex));
+		if (!q->items)
+			break;
+		q->items--;
+		q->consumed++;
+	}
+	CHECK_OK(pthread_mutex_unlock(&q->mutex));
+	return NULL;
+}
+
+static void test_condvar_producer_consumer(void)
+{
+	struct queue q = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
+			   .producers_left = 2 };
+	pthread_t threads[4];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, producer, &q));
+	for (i = 2; i < 4; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, consumer, &q));
+	for (i = 0; i < 4; i++)
+		CHECK_OK(pthread_join(threads[i], NULL));
+	CHECK(q.consumed == 2 * QUEUE_ITEMS && q.sum == 2L * QUEUE_ITEMS * (QUEUE_ITEMS + 1) / 2,
+	      "consumed %ld items", q.consumed);
+}
+
+struct gate {
+	pthread_mutex_t mutex;
+	pthread_cond_t cond;
+	bool open;
+	int waiting, passed;
+};
+
+static void *gate_waiter(void *arg)
+{
+	struct gate *g = arg;
+
+	CHECK_OK(pthread_mutex_lock(&g->mutex));
+	g->waiting++;
+	while (!g->open)
+		CHECK_OK(pthread_cond_wait(&g->cond, &g->mutex));
+	g->passed++;
+	CHECK_OK(pthread_mutex_unlock(&g->mutex));
+	return NULL;
+}
+
+static void test_condvar_broadcast(void)
+{
+	struct gate g = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	pthread_t threads[8];
+	int i, waiting = 0;
+
+	for (i = 0; i < 8; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, gate_waiter, &g));
+	while (waiting < 8) {
+		sleep_ms(1);
+		CHECK_OK(pthread_mutex_lock(&g.mutex));
+		waiting = g.waiting;
+		CHECK_OK(pthread_mutex_unlock(&g.mutex));
+	}
+	CHECK_OK(pthread_mutex_lock(&g.mutex));
+	g.open = true;
+	CHECK_OK(pthread_cond_broadcast(&g.cond));
+	CHECK_OK(pthread_mutex_unlock(&g.mutex));
+	for (i = 0; i < 8; i++)
+		CHECK_OK(pthread_join(threads[i], NULL));
+	CHECK(g.passed == 8, "%d of 8 waiters passed", g.passed);
+}
+
+/*
+ * glibc's condition variable retakes the mutex with its internal
+ * functions: the mutex must come back locked and owned, for every type.
+ */
+static void check_timedwait_returns_owned(int type)
+{
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 30);
+	pthread_mutex_t m;
+
+	init_typed(&m, type);
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK(pthread_cond_timedwait(&cond, &m, &deadline) == ETIMEDOUT, "timedwait");
+	CHECK(trylock_elsewhere(&m) == EBUSY, "type %d: not locked after timedwait", type);
+	if (type == PTHREAD_MUTEX_ERRORCHECK)
+		CHECK(pthread_mutex_lock(&m) == EDEADLK, "not owned after timedwait");
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK(trylock_elsewhere(&m) == 0, "type %d: not released", type);
+}
+
+static void test_condvar_timedwait_every_type(void)
+{
+	check_timedwait_returns_owned(PTHREAD_MUTEX_NORMAL);
+	check_timedwait_returns_owned(PTHREAD_MUTEX_RECURSIVE);
+	check_timedwait_returns_owned(PTHREAD_MUTEX_ERRORCHECK);
+	check_timedwait_returns_owned(PTHREAD_MUTEX_ADAPTIVE_NP);
+}
+
+/* Waiters on a condvar contend for the mutex with threads using lock(). */
+static void *condvar_churn(void *arg)
+{
+	struct queue *q = arg;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		CHECK_OK(pthread_mutex_lock(&q->mutex));
+		q->items++;
+		if (q->items % 2)
+			CHECK_OK(pthread_cond_signal(&q->cond));
+		else
+			CHECK_OK(pthread_cond_wait(&q->cond, &q->mutex));
+		CHECK_OK(pthread_mutex_unlock(&q->mutex));
+	}
+	CHECK_OK(pthread_mutex_lock(&q->mutex));
+	q->producers_left--;
+	CHECK_OK(pthread_cond_broadcast(&q->cond));
+	CHECK_OK(pthread_mutex_unlock(&q->mutex));
+	return NULL;
+}
+
+static void *condvar_waker(void *arg)
+{
+	struct queue *q = arg;
+	bool done = false;
+
+	while (!done) {
+		CHECK_OK(pthread_mutex_lock(&q->mutex));
+		CHECK_OK(pthread_cond_broadcast(&q->cond));
+		done = !q->producers_left;
+		CHECK_OK(pthread_mutex_unlock(&q->mutex));
+	}
+	return NULL;
+}
+
+static void test_condvar_mixed_with_lock(void)
+{
+	struct queue q = { .mutex = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
+			   .producers_left = 3 };
+	pthread_t threads[4];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, condvar_churn, &q));
+	CHECK_OK(pthread_create(&threads[3], NULL, condvar_waker, &q));
+	for (i = 0; i < 4; i++)
+		CHECK_OK(pthread_join(threads[i], NULL));
+	CHECK(q.items == 3 * 2000, "items %ld", q.items);
+	CHECK(trylock_elsewhere(&q.mutex) == 0, "mutex left locked");
+}
+
+static void *fork_hammer(void *arg)
+{
+	struct exclusion *x = arg;
+
+	exclusion_thread(x);
+	return NULL;
+}
+
+/* fork() while other threads hammer a mutex; the child uses it afterwards. */
+static void test_fork_from_multithreaded(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct exclusion x = { .mutex = &m, .loops = 20000 };
+	pthread_t threads[3];
+	int i, status;
+	pid_t pid;
+
+	for (i = 0; i < 3; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, fork_hammer, &x));
+	for (i = 0; i < 5; i++) {
+		sleep_ms(2);
+		/* Hold the mutex across fork() so that the child's copy is consistent. */
+		CHECK_OK(pthread_mutex_lock(&m));
+		pid = fork();
+		CHECK_SYS(pid);
+		if (!pid) {
+			struct exclusion cx = { .mutex = &m, .loops = 2000, .long_every = 50 };
+			pthread_t cthreads[3];
+			int j;
+
+			if (pthread_mutex_unlock(&m))
+				_exit(2);
+			for (j = 0; j < 3; j++)
+				if (pthread_create(&cthreads[j], NULL, exclusion_thread, &cx))
+					_exit(3);
+			for (j = 0; j < 3; j++)
+				pthread_join(cthreads[j], NULL);
+			_exit(cx.broken || cx.counter != 3 * 2000 ? 4 : 0);
+		}
+		CHECK_OK(pthread_mutex_unlock(&m));
+		CHECK_SYS(waitpid(pid, &status, 0));
+		CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child %d: wait status %#x", i,
+		      status);
+	}
+	for (i = 0; i < 3; i++)
+		CHECK_OK(pthread_join(threads[i], NULL));
+	CHECK(!x.broken && x.counter == 3L * 20000, "parent counter %ld", x.counter);
+}
+
+struct churn {
+	pthread_mutex_t mutexes[2];
+	long counters[2];
+};
+
+static void *churn_thread(void *arg)
+{
+	struct churn *c = arg;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		CHECK_OK(pthread_mutex_lock(&c->mutexes[i % 2]));
+		c->counters[i % 2]++;
+		CHECK_OK(pthread_mutex_unlock(&c->mutexes[i % 2]));
+	}
+	return NULL;
+}
+
+/* Thousands of short-lived threads: tids get reused, states must follow. */
+static void test_thread_churn(void)
+{
+	struct churn c = { .mutexes = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER } };
+	pthread_t threads[8];
+	int round, i;
+
+	for (round = 0; round < 300; round++) {
+		for (i = 0; i < 8; i++)
+			CHECK_OK(pthread_create(&threads[i], NULL, churn_thread, &c));
+		for (i = 0; i < 8; i++)
+			CHECK_OK(pthread_join(threads[i], NULL));
+	}
+	CHECK(c.counters[0] == 300L * 8 * 10 && c.counters[1] == 300L * 8 * 10,
+	      "counters %ld %ld", c.counters[0], c.counters[1]);
+}
+
+static void test_errno_preserved(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct holder h = { .mutex = &m, .hold_ms = 20 };
+	pthread_t thread = start_holder(&h);
+	struct timespec deadline;
+
+	errno = 4321;
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK(errno == 4321, "contended lock changed errno to %d", errno);
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK_OK(pthread_join(thread, NULL));
+	h.locked = false;
+	thread = start_holder(&h);
+	deadline = deadline_in(CLOCK_REALTIME, 1);
+	errno = 4321;
+	CHECK(pthread_mutex_timedlock(&m, &deadline) == ETIMEDOUT, "timedlock");
+	CHECK(errno == 4321, "timed-out lock changed errno to %d", errno);
+	CHECK_OK(pthread_join(thread, NULL));
+}
+
+static void test_reinit_as_other_type(void)
+{
+	pthread_mutex_t m;
+
+	init_typed(&m, PTHREAD_MUTEX_NORMAL);
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK_OK(pthread_mutex_destroy(&m));
+	init_typed(&m, PTHREAD_MUTEX_RECURSIVE);
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK_OK(pthread_mutex_destroy(&m));
+}
+
+static const struct test_case cases[] = {
+	TEST_CASE(interposed_symbols),
+	TEST_CASE(exclusion_blocking_and_long_owners),
+	TEST_CASE(exclusion_every_type),
+	TEST_CASE(exclusion_adaptive_np_blocking),
+	TEST_CASE(trylock),
+	TEST_CASE(trylock_compat_version),
+	TEST_CASE(timedlock_times_out),
+	TEST_CASE(timedlock_gets_released_mutex),
+	TEST_CASE(timedlock_bad_timespec),
+	TEST_CASE(clocklock),
+	TEST_CASE(recursive_semantics),
+	TEST_CASE(errorcheck_semantics),
+	TEST_CASE(robust_owner_died),
+	TEST_CASE(priority_inheritance),
+	TEST_CASE(process_shared),
+	TEST_CASE(condvar_producer_consumer),
+	TEST_CASE(condvar_broadcast),
+	TEST_CASE(condvar_timedwait_every_type),
+	TEST_CASE(condvar_mixed_with_lock),
+	TEST_CASE(fork_from_multithreaded),
+	TEST_CASE(thread_churn),
+	TEST_CASE(errno_preserved),
+	TEST_CASE(reinit_as_other_type),
+};
+
+int main(int argc, char **argv)
+{
+	const char *policy = getenv("ADAPTIVE_POLICY");
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "mutex/%s",
+		 !preloaded() ? "no-preload" : policy ? policy : "default");
+	return run_tests(prefix, cases, ARRAY_SIZE(cases), argc > 1 ? argv[1] : NULL);
+}
