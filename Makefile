@@ -17,11 +17,12 @@ TEST_CFLAGS := $(CFLAGS) -Itests/lib -Ipreload
 HARNESS := tests/lib/harness.c tests/lib/harness.h
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard tests/guest/*.c))
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
+WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
 
-.PHONY: help deps preload kernel kernel-stock selftests tests initramfs vm-run vm-test test \
+.PHONY: help deps preload workloads kernel kernel-stock selftests tests initramfs vm-run vm-test test \
 	host-test clean
 
 help:
@@ -36,7 +37,8 @@ help:
 	@echo '  kernel        build/bzImage: Debian linux-source-6.12 + kernel/patches'
 	@echo '  kernel-stock  build/bzImage-stock: the same tree and config, unpatched'
 	@echo '  selftests     the rseq selftests of the patched tree'
-	@echo '  tests         the test programs'
+	@echo '  tests         the test programs (and workloads)'
+	@echo '  workloads     the benchmark programs of workloads/'
 	@echo '  initramfs     build/initramfs.cpio.gz'
 	@echo '  deps          install the Debian packages every target needs (root)'
 	@echo '  clean         remove build/'
@@ -73,7 +75,13 @@ selftests: kernel
 		{ tail -n 20 $(BUILD)/selftests.log; echo 'selftests: build failed, see $(BUILD)/selftests.log'; exit 1; }
 	@cp $(SELFTESTS_SRC)/run_sched_state_tests.sh $(SELFTESTS)/
 
-tests: $(GUEST_TESTS) $(HOST_TESTS) $(PRELOAD)
+tests: $(GUEST_TESTS) $(HOST_TESTS) $(PRELOAD) $(WORKLOADS)
+
+workloads: $(WORKLOADS)
+
+$(BUILD)/workloads/%: workloads/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -lm
 
 $(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h
 	@mkdir -p $(@D)
@@ -82,6 +90,7 @@ $(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h
 INITRAMFS_FILES := \
 	$(SELFTESTS)=/selftests/rseq \
 	$(BUILD)/tests=/tests \
+	$(BUILD)/workloads=/workloads \
 	$(PRELOAD)=/usr/lib/libadaptive.so \
 	tests/guest/run-suite.sh=/tests/run-suite.sh \
 	/usr/bin/sysbench=/usr/bin/sysbench \

@@ -21,8 +21,9 @@
  *              the condition variables' internal relock and unlock.
  *   __kind     type and flags, below.
  *   __elision  used by glibc only for lock elision, which x86 disables by
- *              default and libadaptive leaves to glibc (the flag bits
- *              below): libadaptive keeps its starving-waiter count here.
+ *              default and libadaptive leaves to glibc (the elision flag
+ *              below, and config.c): libadaptive keeps its
+ *              starving-waiter count here.
  */
 #ifndef ADAPTIVE_GLIBC_MUTEX_H
 #define ADAPTIVE_GLIBC_MUTEX_H
@@ -30,14 +31,23 @@
 #include <pthread.h>
 
 /* nptl/pthreadP.h: the type is __kind & PTHREAD_MUTEX_KIND_MASK_NP ... */
-#define GLIBC_MUTEX_KIND_MASK		0x3
-/* ... and the flags above it: robust 16, priority inheritance 32,
- * priority protection 64, process-shared 128, elision 256 and 512. */
-#define GLIBC_MUTEX_FLAGS_MASK		(~GLIBC_MUTEX_KIND_MASK)
+#define GLIBC_MUTEX_TYPE_MASK		0x3
+/*
+ * ... and flags above it: robust 16, priority inheritance 32, priority
+ * protection 64, process-shared 128, elision 256, and no-elision 512,
+ * which pthread_mutexattr_settype(PTHREAD_MUTEX_NORMAL) sets and which
+ * changes nothing without elision.
+ */
+#define GLIBC_MUTEX_NO_ELISION		512
 
 static inline int glibc_mutex_kind(const pthread_mutex_t *m)
 {
 	return __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED);
+}
+
+static inline int glibc_mutex_type(int kind)
+{
+	return kind & GLIBC_MUTEX_TYPE_MASK;
 }
 
 /*
@@ -47,7 +57,7 @@ static inline int glibc_mutex_kind(const pthread_mutex_t *m)
  */
 static inline int glibc_mutex_is_simple(int kind)
 {
-	return !(kind & GLIBC_MUTEX_FLAGS_MASK);
+	return !(kind & ~(GLIBC_MUTEX_TYPE_MASK | GLIBC_MUTEX_NO_ELISION));
 }
 
 #endif /* ADAPTIVE_GLIBC_MUTEX_H */

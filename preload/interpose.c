@@ -42,22 +42,46 @@ static inline bool adaptive_handles(int kind)
 	return false;
 }
 
-EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+/*
+ * lock and unlock run inline, in about as many instructions as glibc's,
+ * when the calling thread already used the library (so it is
+ * initialized and enabled) and the mutex is of a simple kind. All else
+ * goes through the *_any() functions.
+ */
+static __attribute__((noinline)) int lock_any(pthread_mutex_t *m)
 {
 	int kind = glibc_mutex_kind(m);
 
 	if (adaptive_handles(kind))
-		return adaptive_mutex_lock(m, kind, CLOCK_REALTIME, NULL);
+		return adaptive_mutex_lock(m, glibc_mutex_type(kind), CLOCK_REALTIME, NULL);
 	return real_mutex_lock(m);
+}
+
+EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	int kind = glibc_mutex_kind(m);
+
+	if (__builtin_expect(adaptive_self.tid && glibc_mutex_is_simple(kind), 1))
+		return adaptive_mutex_lock(m, glibc_mutex_type(kind), CLOCK_REALTIME, NULL);
+	return lock_any(m);
+}
+
+static __attribute__((noinline)) int unlock_any(pthread_mutex_t *m)
+{
+	int kind = glibc_mutex_kind(m);
+
+	if (adaptive_handles(kind))
+		return adaptive_mutex_unlock(m, glibc_mutex_type(kind));
+	return real_mutex_unlock(m);
 }
 
 EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	int kind = glibc_mutex_kind(m);
 
-	if (adaptive_handles(kind))
-		return adaptive_mutex_unlock(m, kind);
-	return real_mutex_unlock(m);
+	if (__builtin_expect(adaptive_self.tid && glibc_mutex_is_simple(kind), 1))
+		return adaptive_mutex_unlock(m, glibc_mutex_type(kind));
+	return unlock_any(m);
 }
 
 EXPORT int adaptive_pthread_mutex_trylock(pthread_mutex_t *m)
@@ -65,7 +89,7 @@ EXPORT int adaptive_pthread_mutex_trylock(pthread_mutex_t *m)
 	int kind = glibc_mutex_kind(m);
 
 	if (adaptive_handles(kind))
-		return adaptive_mutex_trylock(m, kind);
+		return adaptive_mutex_trylock(m, glibc_mutex_type(kind));
 	return real_mutex_trylock(m);
 }
 __asm__(".symver adaptive_pthread_mutex_trylock, pthread_mutex_trylock@@GLIBC_2.34");
@@ -76,7 +100,7 @@ EXPORT int adaptive_pthread_mutex_timedlock(pthread_mutex_t *m, const struct tim
 	int kind = glibc_mutex_kind(m);
 
 	if (adaptive_handles(kind))
-		return adaptive_mutex_lock(m, kind, CLOCK_REALTIME, abstime);
+		return adaptive_mutex_lock(m, glibc_mutex_type(kind), CLOCK_REALTIME, abstime);
 	return real_mutex_timedlock(m, abstime);
 }
 __asm__(".symver adaptive_pthread_mutex_timedlock, pthread_mutex_timedlock@@GLIBC_2.34");
@@ -92,7 +116,7 @@ EXPORT int adaptive_pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clocki
 	/* glibc checks the clock before anything else. */
 	if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
 		return EINVAL;
-	return adaptive_mutex_lock(m, kind, clockid, abstime);
+	return adaptive_mutex_lock(m, glibc_mutex_type(kind), clockid, abstime);
 }
 __asm__(".symver adaptive_pthread_mutex_clocklock, pthread_mutex_clocklock@@GLIBC_2.34");
 COMPAT_SYMBOL(adaptive_pthread_mutex_clocklock, pthread_mutex_clocklock, GLIBC_2.30);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The lock operations on the simple mutex kinds (glibc_mutex_is_simple),
- * on glibc's own lock word protocol (glibc-mutex.h). The fast paths are
- * inline: an uncontended lock and unlock cost what glibc's do.
+ * on glibc's own lock word protocol (glibc-mutex.h). They take the
+ * mutex type (glibc_mutex_type), not its kind with the flags.
  */
 #ifndef ADAPTIVE_MUTEX_H
 #define ADAPTIVE_MUTEX_H
@@ -43,11 +43,11 @@ static inline bool lock_word_take_fast(pthread_mutex_t *m)
 }
 
 /* The bookkeeping of a lock taken by @self, as glibc does it. */
-static inline void mutex_set_owner(pthread_mutex_t *m, int kind, struct adaptive_thread *self)
+static inline void mutex_set_owner(pthread_mutex_t *m, int type, struct adaptive_thread *self)
 {
 	m->__data.__owner = self->tid;
 	m->__data.__nusers++;
-	if (kind == PTHREAD_MUTEX_RECURSIVE_NP)
+	if (type == PTHREAD_MUTEX_RECURSIVE_NP)
 		m->__data.__count = 1;
 	stat_inc(self, STAT_ACQUIRE);
 }
@@ -56,13 +56,13 @@ static inline void mutex_set_owner(pthread_mutex_t *m, int kind, struct adaptive
  * The relocking checks of recursive and error-checking mutexes. Returns
  * -1 when the lock must still be taken, else the result of the call.
  */
-static inline int mutex_relock(pthread_mutex_t *m, int kind, const struct adaptive_thread *self)
+static inline int mutex_relock(pthread_mutex_t *m, int type, const struct adaptive_thread *self)
 {
-	if (kind != PTHREAD_MUTEX_RECURSIVE_NP && kind != PTHREAD_MUTEX_ERRORCHECK_NP)
+	if (type != PTHREAD_MUTEX_RECURSIVE_NP && type != PTHREAD_MUTEX_ERRORCHECK_NP)
 		return -1;
 	if (m->__data.__owner != self->tid)
 		return -1;
-	if (kind == PTHREAD_MUTEX_ERRORCHECK_NP)
+	if (type == PTHREAD_MUTEX_ERRORCHECK_NP)
 		return EDEADLK;
 	if (m->__data.__count + 1 == 0)
 		return EAGAIN;
@@ -71,11 +71,11 @@ static inline int mutex_relock(pthread_mutex_t *m, int kind, const struct adapti
 }
 
 /* pthread_mutex_lock, timedlock (@abstime on @clockid) and clocklock. */
-static inline int adaptive_mutex_lock(pthread_mutex_t *m, int kind, clockid_t clockid,
+static inline int adaptive_mutex_lock(pthread_mutex_t *m, int type, clockid_t clockid,
 				      const struct timespec *abstime)
 {
 	struct adaptive_thread *self = adaptive_thread_self();
-	int ret = mutex_relock(m, kind, self);
+	int ret = mutex_relock(m, type, self);
 
 	if (ret >= 0)
 		return ret;
@@ -86,14 +86,14 @@ static inline int adaptive_mutex_lock(pthread_mutex_t *m, int kind, clockid_t cl
 		if (ret)
 			return ret;
 	}
-	mutex_set_owner(m, kind, self);
+	mutex_set_owner(m, type, self);
 	return 0;
 }
 
-static inline int adaptive_mutex_trylock(pthread_mutex_t *m, int kind)
+static inline int adaptive_mutex_trylock(pthread_mutex_t *m, int type)
 {
 	struct adaptive_thread *self = adaptive_thread_self();
-	int ret = mutex_relock(m, kind, self);
+	int ret = mutex_relock(m, type, self);
 
 	/* glibc's trylock reports EBUSY, not EDEADLK, for an error-checking relock. */
 	if (ret == EDEADLK)
@@ -102,20 +102,20 @@ static inline int adaptive_mutex_trylock(pthread_mutex_t *m, int kind)
 		return ret;
 	if (!lock_word_take(m, 1))
 		return EBUSY;
-	mutex_set_owner(m, kind, self);
+	mutex_set_owner(m, type, self);
 	return 0;
 }
 
-static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int kind)
+static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int type)
 {
 	int *word = &m->__data.__lock;
 
-	if (kind == PTHREAD_MUTEX_RECURSIVE_NP || kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
+	if (type == PTHREAD_MUTEX_RECURSIVE_NP || type == PTHREAD_MUTEX_ERRORCHECK_NP) {
 		if (m->__data.__owner != adaptive_thread_self()->tid)
 			return EPERM;
-		if (kind == PTHREAD_MUTEX_ERRORCHECK_NP && !*word)
+		if (type == PTHREAD_MUTEX_ERRORCHECK_NP && !*word)
 			return EPERM;
-		if (kind == PTHREAD_MUTEX_RECURSIVE_NP && --m->__data.__count)
+		if (type == PTHREAD_MUTEX_RECURSIVE_NP && --m->__data.__count)
 			return 0;
 	}
 	m->__data.__owner = 0;
