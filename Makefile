@@ -17,6 +17,8 @@ TEST_CFLAGS := $(CFLAGS) -Itests/lib -Ipreload
 HARNESS := tests/lib/harness.c tests/lib/harness.h
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard tests/guest/*.c))
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
+HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
+	$(BUILD)/tests/helpers/libearly_lock.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
@@ -75,7 +77,7 @@ selftests: kernel
 		{ tail -n 20 $(BUILD)/selftests.log; echo 'selftests: build failed, see $(BUILD)/selftests.log'; exit 1; }
 	@cp $(SELFTESTS_SRC)/run_sched_state_tests.sh $(SELFTESTS)/
 
-tests: $(GUEST_TESTS) $(HOST_TESTS) $(PRELOAD) $(WORKLOADS)
+tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOADS)
 
 workloads: $(WORKLOADS)
 
@@ -87,12 +89,22 @@ $(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< tests/lib/harness.c -ldl
 
+# Programs and a library that the test scripts run, not tests themselves.
+$(BUILD)/tests/helpers/lib%.so: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
+
+$(BUILD)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
+
 INITRAMFS_FILES := \
 	$(SELFTESTS)=/selftests/rseq \
 	$(BUILD)/tests=/tests \
 	$(BUILD)/workloads=/workloads \
 	$(PRELOAD)=/usr/lib/libadaptive.so \
 	tests/guest/run-suite.sh=/tests/run-suite.sh \
+	tests/preload-tests.sh=/tests/preload-tests.sh \
 	/usr/bin/sysbench=/usr/bin/sysbench \
 	/usr/bin/stress-ng=/usr/bin/stress-ng
 

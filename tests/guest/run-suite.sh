@@ -57,7 +57,7 @@ run_program() {
 run_harness() {
 	"$@" >"$out" 2>&1
 	rc=$?
-	sed "s|^\(PASS\|FAIL\|SKIP\) |\1 $kernel/|" "$out" | tee -a "$log"
+	sed -E "s#^(PASS|FAIL|SKIP) #\1 $kernel/#" "$out" | tee -a "$log"
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		emit "FAIL $kernel/$(basename "$1"): exit status $rc without a failed case"
 	fi
@@ -92,6 +92,16 @@ case "$kernel:$feature" in
 patched:PASS | stock:SKIP) emit "PASS $kernel/abi/feature_detected" ;;
 *) emit "FAIL $kernel/abi/feature_detected: feature_size gave $feature" ;;
 esac
+
+# libadaptive on this kernel: sched-state where the feature is, the
+# spin-count fallback where it is not.
+if [ "$kernel" = patched ]; then
+	expect=sched-state
+else
+	expect=spin-count
+fi
+sh /tests/preload-tests.sh "$kernel/preload" /usr/lib/libadaptive.so /tests /workloads \
+	"$expect" | tee -a "$log"
 
 # Last: the kernel stayed healthy through all of the above.
 if dmesg | grep -E 'BUG:|WARNING:|Oops|general protection fault|Call Trace:' >"$out"; then

@@ -1,0 +1,219 @@
+#!/bin/sh
+# Tests of libadaptive.so as users run it: LD_PRELOAD on the test
+# programs and on real ones (sysbench, stress-ng), every policy, its
+# environment variables, its statistics, and, on a kernel with the
+# feature, proof that the sched-state path is taken. POSIX sh: it runs
+# on the host and, under busybox, in the guest.
+#
+# usage: preload-tests.sh PREFIX LIBADAPTIVE TESTS_DIR WORKLOADS_DIR EXPECT
+#   TESTS_DIR holds host/mutex_semantics and helpers/; WORKLOADS_DIR fastpath;
+#   EXPECT: sched-state on a kernel with rseq sched_state_ptr, spin-count without.
+set -u
+
+if [ $# -ne 5 ]; then
+	sed -n '2,11s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+fi
+prefix=$1
+lib=$2
+tests=$3
+workloads=$4
+expect=$5
+semantics=$tests/host/mutex_semantics
+helpers=$tests/helpers
+out=${TMPDIR:-/tmp}/preload-tests.$$
+trap 'rm -f "$out"' EXIT
+
+pass() {
+	echo "PASS $prefix/$1"
+}
+
+fail() {
+	echo "FAIL $prefix/$1: $2"
+	tail -n 15 "$out" | sed 's/^/    /'
+}
+
+# The value of counter $1 in the last stats line of the output.
+stat_of() {
+	sed -n "s/^libadaptive: pid=.* $1=\([0-9]*\).*/\1/p" "$out" | tail -n 1
+}
+
+stats_line() {
+	grep '^libadaptive: pid=' "$out" | tail -n 1
+}
+
+# Run a command with the library preloaded; output in $out, status in $rc.
+preloaded() {
+	rc=0
+	env LD_PRELOAD="$lib" "$@" >"$out" 2>&1 || rc=$?
+}
+
+# The semantics tests, renamed under a label, with the preload.
+semantics_with() {
+	label=$1
+	shift
+	preloaded "$@" "$semantics"
+	sed -E "s#^(PASS|FAIL|SKIP) mutex/[^/]*/#\1 $prefix/mutex/$label/#" "$out"
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		fail "mutex/$label" "exit status $rc"
+	fi
+}
+
+for policy in sched-state spin-count spin futex glibc; do
+	semantics_with "$policy" ADAPTIVE_POLICY="$policy"
+done
+semantics_with glibc-rseq-off GLIBC_TUNABLES=glibc.pthread.rseq=0
+
+# Bad environment values: a clear message, the default, and a working program.
+check_bad_env() {
+	name=$1
+	message=$2
+	shift 2
+	preloaded ADAPTIVE_STATS=1 "$@" "$helpers/exit_paths" return
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "exit status $rc"
+	elif ! grep -q "$message" "$out"; then
+		fail "$name" "no message '$message'"
+	elif [ "$(stat_of acquisitions)" != 2000 ]; then
+		fail "$name" "the library did not run with its defaults"
+	else
+		pass "$name"
+	fi
+}
+check_bad_env env/bad_policy "ADAPTIVE_POLICY=bogus is not one of" ADAPTIVE_POLICY=bogus
+check_bad_env env/bad_spin_us "ADAPTIVE_SPIN_US=20us is not a number" ADAPTIVE_SPIN_US=20us
+check_bad_env env/negative_spin_count "ADAPTIVE_SPIN_COUNT=-5 is not a number" \
+	ADAPTIVE_SPIN_COUNT=-5
+check_bad_env env/starve_out_of_range "ADAPTIVE_STARVE_US=0 is not a number" ADAPTIVE_STARVE_US=0
+
+# One stats line per process, whichever way it exits.
+for how in return exit _exit _Exit; do
+	preloaded ADAPTIVE_STATS=1 "$helpers/exit_paths" "$how"
+	lines=$(grep -c '^libadaptive: pid=' "$out")
+	if [ "$rc" -ne 0 ] || [ "$lines" -ne 1 ] || [ "$(stat_of acquisitions)" != 2000 ]; then
+		fail "stats/exit_by_$how" "status $rc, $lines stats lines"
+	else
+		pass "stats/exit_by_$how"
+	fi
+done
+
+# The effective policy, as the stats report it.
+for policy in sched-state spin-count spin futex; do
+	want=$policy
+	[ "$policy" = sched-state ] && want=$expect
+	preloaded ADAPTIVE_STATS=1 ADAPTIVE_POLICY="$policy" "$helpers/exit_paths" return
+	if stats_line | grep -q "policy=$want requested=$policy "; then
+		pass "stats/policy_$policy"
+	else
+		fail "stats/policy_$policy" "expected policy=$want requested=$policy"
+	fi
+done
+
+# Mutexes typed with pthread_mutexattr_settype() are taken, not passed on.
+preloaded ADAPTIVE_STATS=1 "$workloads/fastpath" -n 1000
+if [ "$(stat_of passthrough)" = 0 ] && [ "$(stat_of acquisitions)" -ge 1000 ]; then
+	pass stats/typed_normal_mutex_taken
+else
+	fail stats/typed_normal_mutex_taken "$(stats_line)"
+fi
+
+# Robust mutexes go to glibc, and are counted.
+preloaded ADAPTIVE_STATS=1 "$semantics" robust_owner_died
+if grep -q '^libadaptive: pid=.* passthrough=[1-9]' "$out"; then
+	pass stats/robust_mutex_passed_to_glibc
+else
+	fail stats/robust_mutex_passed_to_glibc "no passthrough counted"
+fi
+
+# Another library's constructor locks before libadaptive's constructor ran:
+# lock, timedlock, clocklock and a recursive lock take the mutex (4), the
+# recursive relock and the failed trylock do not.
+preloaded LD_PRELOAD="$lib $helpers/libearly_lock.so" ADAPTIVE_STATS=1 LD_DEBUG=files \
+	"$helpers/exit_paths" idle
+order=$(sed -n 's/.*calling init: .*\/\(lib[a-z_]*\.so\).*/\1/p' "$out" | tr '\n' ' ')
+case "$order" in
+*libearly_lock.so*libadaptive.so*)
+	if grep -q '^early_lock: 0 failures' "$out" && [ "$(stat_of acquisitions)" = 4 ]; then
+		pass constructor_order/lock_before_our_constructor
+	else
+		fail constructor_order/lock_before_our_constructor "its locks failed or missed us"
+	fi
+	;;
+*) fail constructor_order/lock_before_our_constructor "constructor order: $order" ;;
+esac
+
+# Programs nobody here wrote, in every policy: they must complete correctly.
+for policy in sched-state spin-count spin futex glibc; do
+	preloaded ADAPTIVE_POLICY="$policy" sysbench mutex --threads=4 --mutex-num=1 \
+		--mutex-locks=2000 --mutex-loops=50 run
+	if [ "$rc" -eq 0 ] && grep -q 'total number of events: *4$' "$out"; then
+		pass "programs/sysbench_mutex_$policy"
+	else
+		fail "programs/sysbench_mutex_$policy" "status $rc"
+	fi
+done
+preloaded sysbench threads --threads=4 --thread-locks=1 --events=2000 --time=0 run
+if [ "$rc" -eq 0 ] && grep -q 'total number of events: *2000$' "$out"; then
+	pass programs/sysbench_threads
+else
+	fail programs/sysbench_threads "status $rc"
+fi
+preloaded stress-ng --mutex 2 --mutex-ops 2000 --metrics-brief
+if [ "$rc" -eq 0 ] && grep -q 'successful run completed' "$out"; then
+	pass programs/stress_ng_mutex
+else
+	fail programs/stress_ng_mutex "status $rc"
+fi
+
+if [ "$expect" = spin-count ]; then
+	# Without the kernel feature: the bounded-spin fallback, said so.
+	preloaded ADAPTIVE_STATS=1 "$helpers/exit_paths" return
+	if [ "$(stat_of threads_unsupported)" -ge 1 ] && [ "$(stat_of threads_takeover)" = 0 ]; then
+		pass fallback/kernel_without_sched_state
+	else
+		fail fallback/kernel_without_sched_state "$(stats_line)"
+	fi
+	exit 0
+fi
+
+# With the kernel feature: the registration took over glibc's (in the
+# test's child process; its parent locks nothing) ...
+preloaded ADAPTIVE_STATS=1 "$semantics" exclusion_blocking
+if grep -q '^libadaptive: pid=.* threads_takeover=[1-9]' "$out" &&
+	! grep -q '^libadaptive: pid=.* threads_foreign=[1-9]' "$out"; then
+	pass sched_state/registration_takes_over_glibc
+else
+	fail sched_state/registration_takes_over_glibc "$(stats_line)"
+fi
+# ... and waiters saw owners that sleep in the critical section off CPU.
+if grep -q '^libadaptive: pid=.* owner_off_cpu=[1-9]' "$out"; then
+	pass sched_state/owner_seen_off_cpu
+else
+	fail sched_state/owner_seen_off_cpu "no owner seen off CPU"
+fi
+preloaded ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$helpers/exit_paths" return
+if [ "$(stat_of threads_own)" -ge 1 ] && [ "$(stat_of threads_takeover)" = 0 ]; then
+	pass sched_state/own_registration_with_glibc_rseq_off
+else
+	fail sched_state/own_registration_with_glibc_rseq_off "$(stats_line)"
+fi
+
+# A waiter stops spinning when the owner blocks, however long it may spin;
+# the spin policy, same bound, shows that the measurement can tell.
+waiter_cpu_ms() {
+	sed -n 's/.*waiter_cpu_ms=\([0-9]*\).*/\1/p' "$out"
+}
+preloaded ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
+ms=$(waiter_cpu_ms)
+if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ]; then
+	pass "sched_state/waiters_sleep_while_owner_blocks"
+else
+	fail "sched_state/waiters_sleep_while_owner_blocks" "waiters burned ${ms:-?} ms of CPU"
+fi
+preloaded ADAPTIVE_POLICY=spin ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
+ms=$(waiter_cpu_ms)
+if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
+	pass "sched_state/control_spin_policy_burns_cpu"
+else
+	fail "sched_state/control_spin_policy_burns_cpu" "waiters burned ${ms:-?} ms only"
+fi
