@@ -18,13 +18,14 @@ HARNESS := tests/lib/harness.c tests/lib/harness.h
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard tests/guest/*.c))
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
 HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
+	$(BUILD)/tests/helpers/starvation \
 	$(BUILD)/tests/helpers/libearly_lock.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
 
-.PHONY: help deps preload workloads kernel kernel-stock selftests tests initramfs vm-run vm-test test \
+.PHONY: help deps preload workloads vm-bench kernel kernel-stock selftests tests initramfs vm-run vm-test test \
 	host-test clean
 
 help:
@@ -33,6 +34,7 @@ help:
 	@echo 'Targets:'
 	@echo '  test          host tests, then vm-test; ends with "N passed, N failed"'
 	@echo '  vm-test       the guest suite on build/bzImage and build/bzImage-stock'
+	@echo '  vm-bench      workloads with and without the preload in the guest [PROFILE=full]'
 	@echo '  host-test     the host tests only'
 	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'
 	@echo '  preload       build/libadaptive.so: LD_PRELOAD=build/libadaptive.so ./app'
@@ -46,7 +48,8 @@ help:
 	@echo '  clean         remove build/'
 	@echo
 	@echo 'Variables: BUILD=$(BUILD), JOBS (kernel build jobs), V=1 (verbose kernel build),'
-	@echo '  VCPUS=2, MEM=1G, ACCEL=auto|kvm|tcg, TIMEOUT (seconds) for the guest'
+	@echo '  VCPUS=2, MEM=1G, ACCEL=auto|kvm|tcg, TIMEOUT (seconds) for the guest,'
+	@echo '  PROFILE=quick|full for vm-bench'
 
 deps:
 	scripts/install-deps.sh kernel vm test bench
@@ -105,8 +108,11 @@ INITRAMFS_FILES := \
 	$(PRELOAD)=/usr/lib/libadaptive.so \
 	tests/guest/run-suite.sh=/tests/run-suite.sh \
 	tests/preload-tests.sh=/tests/preload-tests.sh \
+	workloads/run-bench.sh=/workloads/run-bench.sh \
+	workloads/defs=/workloads/defs \
 	/usr/bin/sysbench=/usr/bin/sysbench \
-	/usr/bin/stress-ng=/usr/bin/stress-ng
+	/usr/bin/stress-ng=/usr/bin/stress-ng \
+	$(if $(wildcard /usr/bin/cache_bench),/usr/bin/cache_bench=/usr/bin/cache_bench)
 
 initramfs: selftests tests
 	@scripts/install-deps.sh vm test
@@ -128,6 +134,13 @@ vm-test: initramfs kernel-stock
 test: tests initramfs kernel-stock
 	@scripts/install-deps.sh test
 	@tests/run-tests.sh host guest
+
+# The image is built in a sub-make: the deps step may just have installed
+# rocksdb-tools, whose cache_bench the image then includes.
+vm-bench: kernel kernel-stock
+	@scripts/install-deps.sh vm bench
+	@$(MAKE) --no-print-directory initramfs
+	@workloads/vm-bench.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -22,13 +22,14 @@
  *   __kind     type and flags, below.
  *   __elision  used by glibc only for lock elision, which x86 disables by
  *              default and libadaptive leaves to glibc (the elision flag
- *              below, and config.c): libadaptive keeps its
- *              starving-waiter count here.
+ *              below, and config.c): libadaptive keeps its own waiter
+ *              state here, see mutex_starving_waiters().
  */
 #ifndef ADAPTIVE_GLIBC_MUTEX_H
 #define ADAPTIVE_GLIBC_MUTEX_H
 
 #include <pthread.h>
+#include <stdbool.h>
 
 /* nptl/pthreadP.h: the type is __kind & PTHREAD_MUTEX_KIND_MASK_NP ... */
 #define GLIBC_MUTEX_TYPE_MASK		0x3
@@ -58,6 +59,36 @@ static inline int glibc_mutex_type(int kind)
 static inline int glibc_mutex_is_simple(int kind)
 {
 	return !(kind & ~(GLIBC_MUTEX_TYPE_MASK | GLIBC_MUTEX_NO_ELISION));
+}
+
+/*
+ * libadaptive's waiter state in __elision: bits 0-14 count the waiters
+ * that are starving, bit 15 marks the one waiter allowed to spin.
+ */
+#define WAITERS_STARVING_MASK		0x7fff
+#define WAITERS_SPINNER			0x8000
+
+static inline unsigned int mutex_starving_waiters(const pthread_mutex_t *m)
+{
+	return (unsigned short) __atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED) &
+	       WAITERS_STARVING_MASK;
+}
+
+static inline void mutex_add_starving(pthread_mutex_t *m, int n)
+{
+	__atomic_fetch_add(&m->__data.__elision, n, __ATOMIC_RELAXED);
+}
+
+/* Become the spinner of @m, unless another waiter is. */
+static inline bool mutex_claim_spinner(pthread_mutex_t *m)
+{
+	return !((unsigned short) __atomic_fetch_or(&m->__data.__elision, (short) WAITERS_SPINNER,
+						    __ATOMIC_RELAXED) & WAITERS_SPINNER);
+}
+
+static inline void mutex_release_spinner(pthread_mutex_t *m)
+{
+	__atomic_fetch_and(&m->__data.__elision, (short) WAITERS_STARVING_MASK, __ATOMIC_RELAXED);
 }
 
 #endif /* ADAPTIVE_GLIBC_MUTEX_H */

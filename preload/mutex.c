@@ -15,7 +15,7 @@ static void waiter_check_starving(pthread_mutex_t *m, struct waiter *w,
 	if (w->starving || now_ns() - w->start_ns < adaptive_config.starve_ns)
 		return;
 	w->starving = true;
-	__atomic_fetch_add(&m->__data.__elision, 1, __ATOMIC_RELAXED);
+	mutex_add_starving(m, 1);
 	stat_inc(self, STAT_STARVING);
 }
 
@@ -25,7 +25,7 @@ static void waiter_check_starving(pthread_mutex_t *m, struct waiter *w,
  */
 static bool waiter_defers(const pthread_mutex_t *m, const struct waiter *w)
 {
-	return !w->slept && !w->starving && __atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED);
+	return !w->slept && !w->starving && mutex_starving_waiters(m);
 }
 
 static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
@@ -38,30 +38,67 @@ static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 }
 
 /*
- * Sleep while the lock word is 2, until @abstime on @clockid if given,
- * or else until @w would start starving (so that it counts as starving
- * even if it sleeps through the bound). Returns 0 or ETIMEDOUT.
+ * Spin on @m as long as the policy says; true with the lock taken. A
+ * waiter that slept takes it with 2, for the sleepers it may leave.
  */
-static int waiter_sleep(int *word, struct waiter *w, clockid_t clockid,
-			const struct timespec *abstime)
+static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_thread *self)
 {
-	unsigned long long starve_at;
-	struct timespec deadline;
+	bool single = policy_single_spinner();
+	enum spin_verdict verdict;
+	bool taken = false;
 
-	if (abstime) {
-		if (abstime->tv_sec < 0)
-			return ETIMEDOUT;
-		return futex_wait(word, 2, clockid, abstime) == -ETIMEDOUT ? ETIMEDOUT : 0;
+	if (single && !mutex_claim_spinner(m))
+		return false;
+	waiter_start_spin(w);
+	while ((verdict = waiter_spin_verdict(w, m)) == SPIN_ON) {
+		if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) &&
+		    lock_word_take(m, w->slept ? 2 : 1)) {
+			if (!w->slept)
+				stat_inc(self, STAT_SPIN_WIN);
+			taken = true;
+			break;
+		}
+		__builtin_ia32_pause();
 	}
-	if (w->starving) {
-		futex_wait(word, 2, CLOCK_MONOTONIC, NULL);
-		return 0;
-	}
-	starve_at = w->start_ns + adaptive_config.starve_ns;
-	deadline.tv_sec = starve_at / 1000000000ULL;
-	deadline.tv_nsec = starve_at % 1000000000ULL;
-	futex_wait(word, 2, CLOCK_MONOTONIC, &deadline);
-	return 0;
+	if (single)
+		mutex_release_spinner(m);
+	if (!taken)
+		count_spin_end(self, w, verdict);
+	return taken;
+}
+
+/* The monotonic time at which @w starts starving, as a futex deadline. */
+static struct timespec starving_deadline(const struct waiter *w)
+{
+	unsigned long long at = w->start_ns + adaptive_config.starve_ns;
+	struct timespec ts = { .tv_sec = at / 1000000000ULL, .tv_nsec = at % 1000000000ULL };
+
+	return ts;
+}
+
+/*
+ * Let a starving waiter take the free lock: sleep in the futex queue
+ * behind it, as if the lock word were 2, until an unlock wakes this
+ * waiter or it starts starving itself. The deadline keeps it from
+ * sleeping on a free lock that nobody will unlock again, if the
+ * starving waiter gives up (timedlock).
+ */
+static void waiter_defer(pthread_mutex_t *m, struct waiter *w)
+{
+	struct timespec deadline = starving_deadline(w);
+
+	futex_wait(&m->__data.__lock, 0, CLOCK_MONOTONIC, &deadline);
+}
+
+/*
+ * Sleep while the lock word is 2, until @abstime on @clockid if given.
+ * Returns 0 or ETIMEDOUT.
+ */
+static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abstime)
+{
+	if (abstime && abstime->tv_sec < 0)
+		return ETIMEDOUT;
+	return futex_wait(word, 2, clockid, abstime) == -ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
 /*
@@ -75,7 +112,6 @@ int adaptive_lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clo
 {
 	struct waiter w = { .start_ns = now_ns() };
 	int *word = &m->__data.__lock;
-	enum spin_verdict verdict;
 	int ret = 0, val;
 
 	stat_inc(self, STAT_CONTENDED);
@@ -83,22 +119,15 @@ int adaptive_lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clo
 	if (abstime && !timespec_valid(abstime))
 		return EINVAL;
 	for (;;) {
-		waiter_start_spin(&w);
-		while ((verdict = waiter_spin_verdict(&w, m)) == SPIN_ON) {
-			if (!__atomic_load_n(word, __ATOMIC_RELAXED) &&
-			    lock_word_take(m, w.slept ? 2 : 1)) {
-				if (!w.slept)
-					stat_inc(self, STAT_SPIN_WIN);
-				goto out;
-			}
-			__builtin_ia32_pause();
-		}
-		count_spin_end(self, &w, verdict);
+		if (waiter_spin(m, &w, self))
+			goto out;
 
 		val = __atomic_load_n(word, __ATOMIC_RELAXED);
 		if (!val) {
 			if (waiter_defers(m, &w)) {
-				raw_sched_yield();
+				waiter_defer(m, &w);
+				/* Queued once: it defers no more, as sleepers do not. */
+				w.slept = true;
 				waiter_check_starving(m, &w, self);
 			} else if (lock_word_take(m, 2)) {
 				goto out;
@@ -110,15 +139,16 @@ int adaptive_lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clo
 							     __ATOMIC_RELAXED))
 			continue;
 		stat_inc(self, STAT_FUTEX_SLEEP);
-		ret = waiter_sleep(word, &w, clockid, abstime);
+		ret = waiter_sleep(word, clockid, abstime);
 		w.slept = true;
 		if (ret)
 			goto out;
+		/* Waiters overtake a sleeper only when it wakes: check then. */
 		waiter_check_starving(m, &w, self);
 	}
 out:
 	if (w.starving)
-		__atomic_fetch_sub(&m->__data.__elision, 1, __ATOMIC_RELAXED);
+		mutex_add_starving(m, -1);
 	if (w.fallback)
 		stat_inc(self, STAT_FALLBACK);
 	return ret;

@@ -79,9 +79,8 @@ static inline int adaptive_mutex_lock(pthread_mutex_t *m, int type, clockid_t cl
 
 	if (ret >= 0)
 		return ret;
-	/* A non-zero __elision counts starving waiters, owed the lock first. */
-	if (__builtin_expect(__atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED) ||
-			     !lock_word_take_fast(m), 0)) {
+	/* Starving waiters are owed the lock first. */
+	if (__builtin_expect(mutex_starving_waiters(m) || !lock_word_take_fast(m), 0)) {
 		ret = adaptive_lock_slowpath(m, self, clockid, abstime);
 		if (ret)
 			return ret;

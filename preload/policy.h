@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "glibc-mutex.h"
 #include "sched_state.h"
 
 /* One thread waiting for one mutex, from its first failed attempt. */
@@ -22,7 +23,7 @@ struct waiter {
 	unsigned int spins;
 	/* It slept in futex, so it must take the lock with 2 (glibc-mutex.h). */
 	bool slept;
-	/* It waited past the starvation bound and is counted in __elision. */
+	/* It waited past the starvation bound and is counted as starving. */
 	bool starving;
 	/* It spun against an owner whose state it could not find. */
 	bool fallback;
@@ -44,6 +45,18 @@ static inline unsigned long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Under the sched-state policy one waiter at a time spins, as the
+ * kernel's own mutexes do (the OSQ in kernel/locking/mutex.c): the
+ * spinner takes the lock when the running owner releases it, and more
+ * spinners would only take CPUs that runnable threads need, the owner's
+ * among them when threads outnumber CPUs.
+ */
+static inline bool policy_single_spinner(void)
+{
+	return adaptive_config.policy == POLICY_SCHED_STATE;
 }
 
 static inline bool policy_is_time_bounded(void)
@@ -83,7 +96,7 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 	const struct rseq_abi_sched_state *owner;
 	int owner_tid;
 
-	if (!w->starving && __atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED))
+	if (!w->starving && mutex_starving_waiters(m))
 		return SPIN_STOP_STARVING;
 	switch (adaptive_config.policy) {
 	case POLICY_SCHED_STATE:

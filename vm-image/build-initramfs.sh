@@ -49,8 +49,9 @@ for d in bin sbin lib lib64; do ln -s "usr/$d" "$root/$d"; done
 	[ -e "$root/$applet" ] || ln -s /usr/bin/busybox "$root/$applet"
 done
 install -m 0755 "$here/init" "$root/init"
-echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
-echo 'root:x:0:' >"$root/etc/group"
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'nobody:x:65534:65534:nobody:/:/bin/sh' \
+	>"$root/etc/passwd"
+printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' >"$root/etc/group"
 
 # glibc dlopen()s libgcc_s for pthread_exit() and pthread_cancel().
 "$here/stage-files.sh" "$root" "$busybox=/usr/bin/busybox" \

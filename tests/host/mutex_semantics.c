@@ -9,6 +9,7 @@
  * thereby the tests.
  *
  * usage: mutex_semantics [NAME-SUBSTRING]
+ *        mutex_semantics --starvation-scenario   (one case's own process)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -757,6 +758,101 @@ static void test_reinit_as_other_type(void)
 	CHECK_OK(pthread_mutex_destroy(&m));
 }
 
+/*
+ * The starvation bound, white-box, with ADAPTIVE_STARVE_US=100000
+ * (test_starving_waiter_goes_first): a waiter that waited past the bound
+ * and was overtaken once more is counted in __elision (bits 0-14) ...
+ */
+struct starving {
+	pthread_mutex_t mutex;
+	bool victim_got_it;
+};
+
+static void *starving_victim(void *arg)
+{
+	struct starving *s = arg;
+
+	CHECK_OK(pthread_mutex_lock(&s->mutex));
+	__atomic_store_n(&s->victim_got_it, true, __ATOMIC_RELEASE);
+	CHECK_OK(pthread_mutex_unlock(&s->mutex));
+	return NULL;
+}
+
+static int starving_count(pthread_mutex_t *m)
+{
+	return __atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED) & 0x7fff;
+}
+
+static void check_starving_waiter_counted(void)
+{
+	struct starving s = { .mutex = PTHREAD_MUTEX_INITIALIZER };
+	unsigned long long deadline;
+	pthread_t victim;
+
+	CHECK_OK(pthread_mutex_lock(&s.mutex));
+	CHECK_OK(pthread_create(&victim, NULL, starving_victim, &s));
+	sleep_ms(250);
+	/* Overtake the victim as it wakes. */
+	CHECK_OK(pthread_mutex_unlock(&s.mutex));
+	CHECK_OK(pthread_mutex_lock(&s.mutex));
+	deadline = now_ns() + 5000000000ULL;
+	while (!starving_count(&s.mutex) && !s.victim_got_it && now_ns() < deadline)
+		sleep_ms(1);
+	if (s.victim_got_it)
+		test_skip("the victim won the race it was meant to lose");
+	CHECK(starving_count(&s.mutex) == 1, "the victim was not counted as starving");
+	CHECK_OK(pthread_mutex_unlock(&s.mutex));
+	CHECK_OK(pthread_join(victim, NULL));
+	CHECK(!starving_count(&s.mutex), "starving count left at %d", starving_count(&s.mutex));
+}
+
+/*
+ * ... and while one is counted, a newcomer leaves the free lock to it:
+ * here a counted waiter that never comes, so the newcomer waits until it
+ * starves itself (the bound, 100 ms), where without the rule it would
+ * take the free lock at once.
+ */
+static void check_newcomer_defers(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	unsigned long long start, waited;
+
+	m.__data.__elision = 1;
+	start = now_ns();
+	CHECK_OK(pthread_mutex_lock(&m));
+	waited = now_ns() - start;
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK(waited >= 80000000ULL, "took the lock owed to a starving waiter after %llu us",
+	      waited / 1000);
+	CHECK(starving_count(&m) == 1, "starving count %d, expected 1", starving_count(&m));
+}
+
+static int starvation_scenario(void)
+{
+	check_starving_waiter_counted();
+	check_newcomer_defers();
+	return 0;
+}
+
+static void test_starving_waiter_goes_first(void)
+{
+	const char *policy = getenv("ADAPTIVE_POLICY");
+	int status;
+	pid_t pid;
+
+	if (!preloaded() || (policy && !strcmp(policy, "glibc")))
+		test_skip("libadaptive's starvation bound; glibc has none");
+	pid = fork();
+	CHECK_SYS(pid);
+	if (!pid) {
+		setenv("ADAPTIVE_STARVE_US", "100000", 1);
+		execl("/proc/self/exe", "mutex_semantics", "--starvation-scenario", (char *) NULL);
+		_exit(127);
+	}
+	CHECK_SYS(waitpid(pid, &status, 0));
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "scenario: wait status %#x", status);
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(interposed_symbols),
 	TEST_CASE(exclusion_blocking_and_long_owners),
@@ -781,12 +877,16 @@ static const struct test_case cases[] = {
 	TEST_CASE(thread_churn),
 	TEST_CASE(errno_preserved),
 	TEST_CASE(reinit_as_other_type),
+	TEST_CASE(starving_waiter_goes_first),
 };
 
 int main(int argc, char **argv)
 {
 	const char *policy = getenv("ADAPTIVE_POLICY");
 	char prefix[64];
+
+	if (argc > 1 && !strcmp(argv[1], "--starvation-scenario"))
+		return starvation_scenario();
 
 	snprintf(prefix, sizeof(prefix), "mutex/%s",
 		 !preloaded() ? "no-preload" : policy ? policy : "default");

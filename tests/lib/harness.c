@@ -25,7 +25,10 @@ static void __attribute__((noreturn)) end_case(int status, const char *fmt, va_l
 
 	if (len > (int) sizeof(msg) - 1)
 		len = sizeof(msg) - 1;
-	if (reason_fd >= 0 && len > 0 && write(reason_fd, msg, len) < 0)
+	/* Outside a case (a helper process of one), the reason goes to stderr. */
+	if (reason_fd < 0 && len > 0 && len < (int) sizeof(msg) - 1)
+		msg[len++] = '\n';
+	if (len > 0 && write(reason_fd >= 0 ? reason_fd : STDERR_FILENO, msg, len) < 0)
 		perror("harness: write reason");
 	_exit(status);
 }

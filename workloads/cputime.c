@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Run a command and report, on stderr after its own output, its wall
+ * time and the CPU time (user and system) of all its threads:
+ *
+ *   cputime: status=0 wall_ns=... cpu_ns=...
+ *
+ * It exits with the command's status (128 + signal if it was killed).
+ *
+ * usage: cputime COMMAND [ARGS...]
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static unsigned long long tv_ns(struct timeval tv)
+{
+	return tv.tv_sec * 1000000000ULL + tv.tv_usec * 1000ULL;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long start, wall;
+	struct rusage usage;
+	int status;
+	pid_t pid;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s COMMAND [ARGS...]\n", argv[0]);
+		return 2;
+	}
+	start = now_ns();
+	pid = fork();
+	if (pid < 0) {
+		perror("cputime: fork");
+		return 1;
+	}
+	if (!pid) {
+		execvp(argv[1], argv + 1);
+		perror("cputime: exec");
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &usage) != pid) {
+		perror("cputime: wait4");
+		return 1;
+	}
+	wall = now_ns() - start;
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	fprintf(stderr, "cputime: status=%d wall_ns=%llu cpu_ns=%llu\n", status, wall,
+		tv_ns(usage.ru_utime) + tv_ns(usage.ru_stime));
+	return status;
+}

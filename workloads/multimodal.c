@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The case the RFC names: threads take one mutex and hold it for a
+ * section drawn from a multi-modal mix of short on-CPU sections (about
+ * 100 ns), long on-CPU ones (tens of us) and blocking ones (the holder
+ * sleeps about 100 us to 1 ms inside), where no single spin budget suits
+ * every mode. A fixed number of operations is shared out as threads take
+ * them, so that a thread that waits less does more.
+ *
+ * Prints one line of key=value: ops_per_sec, cpu_ns_per_op (user and
+ * system time of all threads), lock acquisition latency p50_us and
+ * p99_us, and fairness (fewest and most operations of a thread).
+ *
+ * usage: multimodal [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK]
+ *                   [-s SHORT_NS] [-l LONG_US] [-b BLOCK_MIN_US:BLOCK_MAX_US]
+ *                   [-o OUTSIDE_NS]
+ *   -t threads (default 4)               -n operations in all (default 20000)
+ *   -m mix weights (default 90:9:1)      -s short section (default 100 ns)
+ *   -l long section (default 20 us)      -b blocking range (default 100:1000 us)
+ *   -o work outside the lock between operations (default 500 ns)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_THREADS 64
+
+struct config {
+	int threads;
+	long ops;
+	unsigned int weight_short, weight_long, weight_block;
+	unsigned long short_ns, long_ns, block_min_ns, block_max_ns, outside_ns;
+};
+
+static struct config cfg = {
+	.threads = 4,
+	.ops = 20000,
+	.weight_short = 90, .weight_long = 9, .weight_block = 1,
+	.short_ns = 100,
+	.long_ns = 20000,
+	.block_min_ns = 100000, .block_max_ns = 1000000,
+	.outside_ns = 500,
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Operations handed out so far; each thread takes the next until ops. */
+static long next_op;
+/* Lock acquisition latency of every operation, in ns. */
+static uint64_t *latency_ns;
+/* Calibrated busy-loop iterations per nanosecond (times 1024). */
+static unsigned long spins_per_ns_x1024;
+static long ops_done[MAX_THREADS];
+/* Counts entries to the section: its exclusion is checked, not assumed. */
+static long inside;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void spin_iterations(unsigned long n)
+{
+	while (n--)
+		__asm__ volatile("" ::: "memory");
+}
+
+/* Busy on the CPU for about @ns, without reading the clock. */
+static void busy_ns(unsigned long ns)
+{
+	spin_iterations((ns * spins_per_ns_x1024) >> 10);
+}
+
+static void calibrate(void)
+{
+	unsigned long n = 1 << 20;
+	uint64_t elapsed;
+
+	do {
+		uint64_t start = now_ns();
+
+		spin_iterations(n);
+		elapsed = now_ns() - start;
+		n *= 2;
+	} while (elapsed < 20000000);
+	spins_per_ns_x1024 = ((n / 2) << 10) / elapsed;
+	if (!spins_per_ns_x1024)
+		spins_per_ns_x1024 = 1;
+}
+
+static void sleep_ns(unsigned long ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000UL, .tv_nsec = ns % 1000000000UL };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* xorshift64: a per-thread stream of pseudo-random numbers. */
+static uint64_t next_random(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+static void critical_section(uint64_t *rng)
+{
+	unsigned int total = cfg.weight_short + cfg.weight_long + cfg.weight_block;
+	unsigned int pick = next_random(rng) % total;
+
+	if (pick < cfg.weight_short)
+		busy_ns(cfg.short_ns);
+	else if (pick < cfg.weight_short + cfg.weight_long)
+		busy_ns(cfg.long_ns);
+	else
+		sleep_ns(cfg.block_min_ns +
+			 next_random(rng) % (cfg.block_max_ns - cfg.block_min_ns + 1));
+}
+
+static void *worker(void *arg)
+{
+	long id = (long) arg, op;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL * (id + 1);
+
+	while ((op = __atomic_fetch_add(&next_op, 1, __ATOMIC_RELAXED)) < cfg.ops) {
+		uint64_t start = now_ns();
+
+		pthread_mutex_lock(&lock);
+		latency_ns[op] = now_ns() - start;
+		if (__atomic_fetch_add(&inside, 1, __ATOMIC_RELAXED)) {
+			fprintf(stderr, "multimodal: two threads inside the critical section\n");
+			abort();
+		}
+		critical_section(&rng);
+		__atomic_fetch_sub(&inside, 1, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&lock);
+		ops_done[id]++;
+		busy_ns(cfg.outside_ns);
+	}
+	return NULL;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double seconds(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK] [-s SHORT_NS] "
+		"[-l LONG_US] [-b MIN_US:MAX_US] [-o OUTSIDE_NS]\n", prog);
+	exit(2);
+}
+
+static unsigned long parse_ulong(const char *s, const char *prog)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		usage(prog);
+	return v;
+}
+
+static void parse_args(int argc, char **argv)
+{
+	unsigned long lo, hi;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "t:n:m:s:l:b:o:")) != -1) {
+		switch (opt) {
+		case 't':
+			cfg.threads = parse_ulong(optarg, argv[0]);
+			break;
+		case 'n':
+			cfg.ops = parse_ulong(optarg, argv[0]);
+			break;
+		case 'm':
+			if (sscanf(optarg, "%u:%u:%u", &cfg.weight_short, &cfg.weight_long,
+				   &cfg.weight_block) != 3)
+				usage(argv[0]);
+			break;
+		case 's':
+			cfg.short_ns = parse_ulong(optarg, argv[0]);
+			break;
+		case 'l':
+			cfg.long_ns = parse_ulong(optarg, argv[0]) * 1000;
+			break;
+		case 'b':
+			if (sscanf(optarg, "%lu:%lu", &lo, &hi) != 2 || lo > hi)
+				usage(argv[0]);
+			cfg.block_min_ns = lo * 1000;
+			cfg.block_max_ns = hi * 1000;
+			break;
+		case 'o':
+			cfg.outside_ns = parse_ulong(optarg, argv[0]);
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (cfg.threads < 1 || cfg.threads > MAX_THREADS || cfg.ops < 1 ||
+	    !(cfg.weight_short + cfg.weight_long + cfg.weight_block)) {
+		fprintf(stderr, "multimodal: need 1 to %d threads, at least one operation "
+			"and a non-zero mix\n", MAX_THREADS);
+		exit(2);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t threads[MAX_THREADS];
+	long i, min_ops = -1, max_ops = 0;
+	struct rusage usage_start, usage_end;
+	uint64_t start, elapsed;
+	double cpu;
+	int ret;
+
+	parse_args(argc, argv);
+	latency_ns = calloc(cfg.ops, sizeof(*latency_ns));
+	if (!latency_ns) {
+		fprintf(stderr, "multimodal: out of memory for %ld samples\n", cfg.ops);
+		return 1;
+	}
+	calibrate();
+
+	getrusage(RUSAGE_SELF, &usage_start);
+	start = now_ns();
+	for (i = 0; i < cfg.threads; i++) {
+		ret = pthread_create(&threads[i], NULL, worker, (void *) i);
+		if (ret) {
+			fprintf(stderr, "multimodal: pthread_create: %s\n", strerror(ret));
+			return 1;
+		}
+	}
+	for (i = 0; i < cfg.threads; i++)
+		pthread_join(threads[i], NULL);
+	elapsed = now_ns() - start;
+	getrusage(RUSAGE_SELF, &usage_end);
+	cpu = seconds(usage_end.ru_utime) + seconds(usage_end.ru_stime) -
+	      seconds(usage_start.ru_utime) - seconds(usage_start.ru_stime);
+
+	for (i = 0; i < cfg.threads; i++) {
+		if (min_ops < 0 || ops_done[i] < min_ops)
+			min_ops = ops_done[i];
+		if (ops_done[i] > max_ops)
+			max_ops = ops_done[i];
+	}
+	qsort(latency_ns, cfg.ops, sizeof(*latency_ns), compare_u64);
+	printf("threads=%d ops=%ld ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f p99_us=%.2f "
+	       "min_thread_ops=%ld max_thread_ops=%ld\n",
+	       cfg.threads, cfg.ops, cfg.ops * 1e9 / elapsed, cpu * 1e9 / cfg.ops,
+	       latency_ns[cfg.ops / 2] / 1e3, latency_ns[cfg.ops * 99 / 100] / 1e3, min_ops,
+	       max_ops);
+	return 0;
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Summarize build/bench/results.csv as markdown on stdout: for each lock
+# workload and thread count, each policy's throughput and CPU per
+# operation as a ratio to glibc (no preload), taken per repetition within
+# one guest boot, as the median over repetitions [min-max]; then the
+# kernel patch's own cost, patched against stock.
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -f "$1" ]; then
+	echo "usage: $0 RESULTS.csv" >&2
+	exit 2
+fi
+
+awk -F, '
+function sort(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+}
+function median(a, n) {
+	sort(a, n)
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# Ratio column of metric m (ops or cpu) for policy p against glibc at key k.
+function ratio_cell(k, p, m,    r, n, v, lo, hi, a) {
+	n = 0
+	for (r = 1; r <= maxrep; r++) {
+		if (!((k, p, r) in val_ops) || !((k, "glibc", r) in val_ops))
+			continue
+		v = (m == "ops") ? val_ops[k, p, r] / val_ops[k, "glibc", r] \
+				 : val_cpu[k, p, r] / val_cpu[k, "glibc", r]
+		a[++n] = v
+	}
+	if (!n)
+		return "n/a"
+	v = median(a, n)
+	return sprintf("%.2f [%.2f-%.2f]", v, a[1], a[n])
+}
+function glibc_cell(k, m,    r, n, a) {
+	n = 0
+	for (r = 1; r <= maxrep; r++)
+		if ((k, "glibc", r) in val_ops)
+			a[++n] = (m == "ops") ? val_ops[k, "glibc", r] : val_cpu[k, "glibc", r]
+	return n ? sprintf("%.0f", median(a, n)) : "n/a"
+}
+NR == 1 { next }
+{
+	wl = $1; kernel = $2; policy = $3; threads = $4; rep = $6
+	accel = $12; vcpus = $5; date = $13
+	if ($11 != "ok") {
+		failed[++nfailed] = wl " " kernel " " policy " threads=" threads " rep=" rep ": " $11
+		next
+	}
+	k = wl SUBSEP kernel SUBSEP threads
+	if (!(k in seen)) {
+		seen[k] = 1
+		keys[++nkeys] = k
+	}
+	val_ops[k, policy, rep] = $7
+	val_cpu[k, policy, rep] = $8
+	if (rep > maxrep)
+		maxrep = rep
+	policies[policy] = 1
+}
+END {
+	split("sched-state spin-count spin futex", order, " ")
+	printf "# vm-bench summary\n\n"
+	printf "%s, %s, %s vCPUs. Ratios are policy / glibc (the run without the preload), ", date, accel, vcpus
+	printf "taken per repetition within one guest boot; cells show the median over repetitions [min-max]. "
+	printf "Under TCG every instruction is emulated and system calls and context switches are dilated unevenly: "
+	printf "compare the ratios, not the absolute numbers, and not with other machines.\n\n"
+	for (section = 1; section <= 2; section++) {
+		metric = section == 1 ? "ops" : "cpu"
+		printf "## Lock workloads on the patched kernel: %s\n\n", \
+			section == 1 ? "throughput (higher is better)" : "CPU time per operation (lower is better)"
+		printf "| workload | threads | glibc %s |", section == 1 ? "ops/s" : "CPU ns/op"
+		for (i = 1; i <= 4; i++)
+			printf " %s |", order[i]
+		printf "\n|---|---|---|---|---|---|---|\n"
+		for (i = 1; i <= nkeys; i++) {
+			split(keys[i], part, SUBSEP)
+			if (part[1] == "ctxswitch" || part[1] == "messaging")
+				continue
+			printf "| %s | %s | %s |", part[1], part[3], glibc_cell(keys[i], metric)
+			for (j = 1; j <= 4; j++)
+				printf " %s |", ratio_cell(keys[i], order[j], metric)
+			printf "\n"
+		}
+		printf "\n"
+	}
+	printf "## The kernel patch'"'"'s own cost: patched / stock (separate boots: medians only)\n\n"
+	printf "| workload | run | stock ops/s | patched ops/s | patched/stock ops | patched/stock CPU/op |\n"
+	printf "|---|---|---|---|---|---|\n"
+	split("ctxswitch messaging", kw, " ")
+	for (w = 1; w <= 2; w++)
+		for (i = 1; i <= nkeys; i++) {
+			split(keys[i], part, SUBSEP)
+			if (part[1] != kw[w] || part[2] != "stock")
+				continue
+			ks = keys[i]
+			kp = part[1] SUBSEP "patched" SUBSEP part[3]
+			split("glibc sched-state", runs, " ")
+			for (p = 1; p <= 2; p++) {
+				n1 = n2 = n3 = n4 = 0
+				delete a1; delete a2; delete a3; delete a4
+				for (r = 1; r <= maxrep; r++) {
+					if ((ks, runs[p], r) in val_ops) { a1[++n1] = val_ops[ks, runs[p], r]; a3[++n3] = val_cpu[ks, runs[p], r] }
+					if ((kp, runs[p], r) in val_ops) { a2[++n2] = val_ops[kp, runs[p], r]; a4[++n4] = val_cpu[kp, runs[p], r] }
+				}
+				if (!n1 || !n2)
+					continue
+				s = median(a1, n1); t = median(a2, n2); sc = median(a3, n3); tc = median(a4, n4)
+				printf "| %s | %s | %.0f | %.0f | %.3f | %.3f |\n", part[1], \
+					runs[p] == "glibc" ? "no preload" : "preload (sched_state registered on the patched kernel)", \
+					s, t, t / s, tc / sc
+			}
+		}
+	if (nfailed) {
+		printf "\n## Runs that failed\n\n"
+		for (i = 1; i <= nfailed; i++)
+			printf "- %s\n", failed[i]
+	}
+}' "$1"
