@@ -8,7 +8,7 @@ static bool timespec_valid(const struct timespec *ts)
 	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000;
 }
 
-/* Once @w waited past the bound, newcomers stop overtaking it. */
+/* Once @w, overtaken, waited past the bound, newcomers stop overtaking it. */
 static void waiter_check_starving(pthread_mutex_t *m, struct waiter *w,
 				  struct adaptive_thread *self)
 {
@@ -143,7 +143,12 @@ int adaptive_lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clo
 		w.slept = true;
 		if (ret)
 			goto out;
-		/* Waiters overtake a sleeper only when it wakes: check then. */
+		/*
+		 * A sleeper is overtaken when it wakes to a taken lock: only
+		 * then may it be starving. A long queue alone is not unfair.
+		 */
+		if (lock_word_take(m, 2))
+			goto out;
 		waiter_check_starving(m, &w, self);
 	}
 out:

@@ -89,7 +89,9 @@ END {
 		}
 		printf "\n"
 	}
-	printf "## The kernel patch'"'"'s own cost: patched / stock (separate boots: medians only)\n\n"
+	printf "## The kernel patch'"'"'s own cost: patched / stock\n\n"
+	printf "The kernels ran in alternating boots, one repetition each: medians over boots, "
+	printf "not in-run ratios, so read differences below the spread of the lock tables as noise.\n\n"
 	printf "| workload | run | stock ops/s | patched ops/s | patched/stock ops | patched/stock CPU/op |\n"
 	printf "|---|---|---|---|---|---|\n"
 	split("ctxswitch messaging", kw, " ")

@@ -37,16 +37,20 @@ mkdir -p "$bench"
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date
 
-# Run part $1 on kernel image $2 named $3; append its rows to rows.csv.
+# Run part $1 on kernel image $2 named $3, $4 repetitions, numbered from
+# $5 on; append its rows to rows.csv.
 run_part() {
-	local part=$1 image=$2 kernel=$3 log=$bench/$1-$3.log accel list=$policies
+	local part=$1 image=$2 kernel=$3 nreps=$4 first=$5 list=$policies log accel
+	log=$bench/$part-$kernel-$first.log
 	[ "$part" = kernel ] && list=$kernel_policies
 	echo "vm-bench: $part on $kernel ($(basename "$image")), PROFILE=$profile"
 	TIMEOUT=${BENCH_TIMEOUT:-5400} "$top/vm-image/run-vm.sh" --kernel "$image" \
-		"sh /workloads/run-bench.sh $part $kernel $reps '$threads' '$list'" 2>&1 |
+		"sh /workloads/run-bench.sh $part $kernel $nreps '$threads' '$list'" 2>&1 |
 		tee "$log" | grep --line-buffered -v '^CSV,' || true
 	accel=$(sed -n 's/^run-vm: [^,]*, \([a-z]*\), .*/\1/p' "$log" | head -n 1)
-	grep '^CSV,' "$log" | sed "s/^CSV,//; s/\$/,${accel:-unknown},$date/" >>"$bench/rows.csv"
+	grep '^CSV,' "$log" |
+		awk -F, -v OFS=, -v first="$first" -v tail="${accel:-unknown},$date" \
+			'{ $1 = ""; sub(/^,/, ""); $6 = $6 + first - 1; print $0, tail }' >>"$bench/rows.csv"
 	if ! grep -q "^bench: \[\([0-9]*\)/\1\]" "$log"; then
 		echo "vm-bench: the $part run on $kernel did not finish, see $log" >&2
 		return 1
@@ -55,9 +59,13 @@ run_part() {
 
 : >"$bench/rows.csv"
 status=0
-run_part locks "$build/bzImage" patched || status=1
-run_part kernel "$build/bzImage-stock" stock || status=1
-run_part kernel "$build/bzImage" patched || status=1
+run_part locks "$build/bzImage" patched "$reps" 1 || status=1
+# The two kernels cannot share a boot: alternate boots, one repetition
+# each, so that drift of the host hits both alike.
+for ((rep = 1; rep <= reps; rep++)); do
+	run_part kernel "$build/bzImage-stock" stock 1 "$rep" || status=1
+	run_part kernel "$build/bzImage" patched 1 "$rep" || status=1
+done
 {
 	echo "$header"
 	cat "$bench/rows.csv"
