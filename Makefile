@@ -120,9 +120,12 @@ initramfs: selftests tests
 
 KERNEL_IMAGE := $(if $(filter stock,$(KERNEL)),$(BUILD)/bzImage-stock,$(BUILD)/bzImage)
 
+# CMD reaches the guest's shell verbatim: no make expansion of its $.
+CMD_QUOTED = '$(subst ','\'',$(value CMD))'
+
 vm-run: initramfs $(if $(filter stock,$(KERNEL)),kernel-stock)
-	@test -n '$(CMD)' || { echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'; exit 2; }
-	@vm-image/run-vm.sh --kernel $(KERNEL_IMAGE) $(foreach f,$(FILES),--file $(f)) '$(CMD)'
+	@test -n $(CMD_QUOTED) || { echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'; exit 2; }
+	@vm-image/run-vm.sh --kernel $(KERNEL_IMAGE) $(foreach f,$(FILES),--file $(f)) $(CMD_QUOTED)
 
 host-test: tests
 	@scripts/install-deps.sh test

@@ -9,15 +9,13 @@ run_vm=$top/vm-image/run-vm.sh
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-# check NAME EXPECTED_STATUS PATTERN [ENV=VALUE...] -- RUN_VM_ARGS...
-# Runs run-vm.sh and expects its exit status and a line of its output
+# check NAME EXPECTED_STATUS PATTERN COMMAND...
+# Runs COMMAND and expects its exit status and a line of its output
 # (stdout and stderr) matching PATTERN.
 check() {
-	local name=$1 expected=$2 pattern=$3 envs=() rc=0
+	local name=$1 expected=$2 pattern=$3 rc=0
 	shift 3
-	while [ "$1" != -- ]; do envs+=("$1"); shift; done
-	shift
-	env "${envs[@]}" "$run_vm" "$@" >"$out" 2>&1 || rc=$?
+	"$@" >"$out" 2>&1 || rc=$?
 	if [ "$rc" != "$expected" ]; then
 		echo "FAIL runner/$name: exit status $rc, expected $expected"
 	elif ! grep -qE -- "$pattern" "$out"; then
@@ -29,15 +27,21 @@ check() {
 	sed 's/^/    /' "$out" | tail -n 20
 }
 
-check rejects_bad_vcpus 255 'VCPUS=0: expected 1 to 16' VCPUS=0 -- true
-check rejects_bad_mem 255 'MEM=lots: expected a size' MEM=lots -- true
-check rejects_missing_kernel 255 'no kernel image /nonexistent' -- --kernel /nonexistent true
-check rejects_missing_file 255 '--file /nonexistent: no such file' -- --file /nonexistent true
-check exit_status_and_output 7 '^hello from the guest$' -- 'echo hello from the guest; exit 7'
-check extra_file_with_libraries 0 '^sysbench 1\.' -- --file /usr/bin/sysbench '/extra/sysbench --version'
+check rejects_bad_vcpus 255 'VCPUS=0: expected 1 to 16' env VCPUS=0 "$run_vm" true
+check rejects_bad_mem 255 'MEM=lots: expected a size' env MEM=lots "$run_vm" true
+check rejects_missing_kernel 255 'no kernel image /nonexistent' "$run_vm" --kernel /nonexistent true
+check rejects_missing_file 255 '--file /nonexistent: no such file' "$run_vm" --file /nonexistent true
+check exit_status_and_output 7 '^hello from the guest$' "$run_vm" 'echo hello from the guest; exit 7'
+check extra_file_with_libraries 0 '^sysbench 1\.' "$run_vm" --file /usr/bin/sysbench '/extra/sysbench --version'
 # shellcheck disable=SC2016 # expanded in the guest
-check vcpus_and_mem 0 '^3 cpus [0-9]+ kB$' VCPUS=3 MEM=512M -- \
+check vcpus_and_mem 0 '^3 cpus [0-9]+ kB$' env VCPUS=3 MEM=512M "$run_vm" \
 	'echo "$(nproc) cpus $(sed -n "s/MemTotal: *//p" /proc/meminfo)"'
 check panic_fails_the_run 255 'kernel reported a panic' \
-	'KERNEL_CMDLINE=rdinit=/nonexistent init=/nonexistent' -- --timeout 60 true
-check hang_is_killed 255 'hung: no exit status after' GRACE=0 -- --timeout 8 'sleep 600'
+	env 'KERNEL_CMDLINE=rdinit=/nonexistent init=/nonexistent' "$run_vm" --timeout 60 true
+check hang_is_killed 255 'hung: no exit status after' env GRACE=0 "$run_vm" --timeout 8 'sleep 600'
+# Make itself can only exit 2; the runner names the guest's status.
+# shellcheck disable=SC2016 # expanded in the guest
+check make_vm_run_passes_cmd_verbatim 0 "^quoted it's \\\$x\$" \
+	make -s -C "$top" --no-print-directory vm-run CMD='x=quoted; echo "$x it'\''s \$x"'
+check make_vm_run_fails_with_the_guest 2 'guest command exited with status 3' \
+	make -s -C "$top" --no-print-directory vm-run CMD='exit 3'

@@ -177,4 +177,5 @@ if [ -n "$verdict" ]; then
 	[ -n "$exit_status" ] && [ "$exit_status" != 0 ] && exit "$exit_status"
 	exit 255
 fi
+[ "$exit_status" = 0 ] || echo "run-vm: the guest command exited with status $exit_status" >&2
 exit "$exit_status"

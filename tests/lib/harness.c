@@ -13,8 +13,6 @@
 
 #include "harness.h"
 
-enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_SKIP = 77 };
-
 /* Write end of the pipe carrying the reason of a failure or skip. */
 static int reason_fd = -1;
 
@@ -38,7 +36,7 @@ void test_fail(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	end_case(EXIT_FAIL, fmt, ap);
+	end_case(TEST_EXIT_FAIL, fmt, ap);
 }
 
 void test_skip(const char *fmt, ...)
@@ -46,7 +44,7 @@ void test_skip(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	end_case(EXIT_SKIP, fmt, ap);
+	end_case(TEST_EXIT_SKIP, fmt, ap);
 }
 
 void sleep_ms(unsigned int ms)
@@ -130,7 +128,7 @@ static int run_case(const char *prefix, const struct test_case *tc)
 		close(fds[0]);
 		reason_fd = fds[1];
 		tc->run();
-		_exit(EXIT_PASS);
+		_exit(TEST_EXIT_PASS);
 	}
 	close(fds[1]);
 	status = wait_child(pid, timeout_s);
@@ -147,13 +145,13 @@ static int run_case(const char *prefix, const struct test_case *tc)
 		return 1;
 	}
 	switch (WEXITSTATUS(status)) {
-	case EXIT_PASS:
+	case TEST_EXIT_PASS:
 		printf("PASS %s/%s\n", prefix, tc->name);
 		return 0;
-	case EXIT_SKIP:
+	case TEST_EXIT_SKIP:
 		printf("SKIP %s/%s: %s\n", prefix, tc->name, reason);
 		return 0;
-	case EXIT_FAIL:
+	case TEST_EXIT_FAIL:
 		printf("FAIL %s/%s: %s\n", prefix, tc->name, reason);
 		return 1;
 	default:

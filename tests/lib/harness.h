@@ -26,6 +26,9 @@ struct test_case {
 
 #define TEST_DEFAULT_TIMEOUT_S	60
 
+/* How a case's process ends (the skip status is automake's). */
+enum { TEST_EXIT_PASS = 0, TEST_EXIT_FAIL = 1, TEST_EXIT_SKIP = 77 };
+
 /* The case test_<name>(), reported as <name>. */
 #define TEST_CASE(case_name) { .name = #case_name, .run = test_##case_name }
 
