@@ -25,7 +25,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
 
-.PHONY: help deps preload workloads vm-bench kernel kernel-stock selftests tests initramfs vm-run vm-test test \
+.PHONY: help deps preload workloads vm-bench kernel kernel-stock selftests tests initramfs vm-run vm-run-usage vm-test test \
 	host-test clean
 
 help:
@@ -120,12 +120,18 @@ initramfs: selftests tests
 
 KERNEL_IMAGE := $(if $(filter stock,$(KERNEL)),$(BUILD)/bzImage-stock,$(BUILD)/bzImage)
 
-# CMD reaches the guest's shell verbatim: no make expansion of its $.
-CMD_QUOTED = '$(subst ','\'',$(value CMD))'
+# CMD reaches the guest's shell verbatim, by a file: a command line would
+# have make expand its $ and run each of its lines as a recipe of its own.
+VM_RUN_CMD_FILE = $(BUILD)/.vm-run-cmd.$(shell echo $$PPID)
 
-vm-run: initramfs $(if $(filter stock,$(KERNEL)),kernel-stock)
-	@test -n $(CMD_QUOTED) || { echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'; exit 2; }
-	@vm-image/run-vm.sh --kernel $(KERNEL_IMAGE) $(foreach f,$(FILES),--file $(f)) $(CMD_QUOTED)
+vm-run-usage:
+	@$(if $(value CMD),:,echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'; exit 2)
+
+vm-run: vm-run-usage initramfs $(if $(filter stock,$(KERNEL)),kernel-stock)
+	$(file >$(VM_RUN_CMD_FILE),$(value CMD))
+	@trap 'rm -f $(VM_RUN_CMD_FILE)' EXIT; \
+	vm-image/run-vm.sh --kernel $(KERNEL_IMAGE) $(foreach f,$(FILES),--file $(f)) \
+		"$$(cat $(VM_RUN_CMD_FILE))"
 
 host-test: tests
 	@scripts/install-deps.sh test

@@ -42,6 +42,7 @@ check hang_is_killed 255 'hung: no exit status after' env GRACE=0 "$run_vm" --ti
 # Make itself can only exit 2; the runner names the guest's status.
 # shellcheck disable=SC2016 # expanded in the guest
 check make_vm_run_passes_cmd_verbatim 0 "^quoted it's \\\$x\$" \
-	make -s -C "$top" --no-print-directory vm-run CMD='x=quoted; echo "$x it'\''s \$x"'
+	make -s -C "$top" --no-print-directory vm-run CMD='x=quoted
+for y in "it'\''s"; do echo "$x $y \$x"; done'
 check make_vm_run_fails_with_the_guest 2 'guest command exited with status 3' \
 	make -s -C "$top" --no-print-directory vm-run CMD='exit 3'

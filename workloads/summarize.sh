@@ -22,20 +22,52 @@ function median(a, n) {
 	sort(a, n)
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-# Ratio column of metric m (ops or cpu) for policy p against glibc at key k.
-function ratio_cell(k, p, m,    r, n, v, lo, hi, a) {
+# Fill a with the per-repetition ratios of metric m (ops or cpu) of
+# policy p against glibc at key k, sorted; return how many.
+function ratios(k, p, m, a,    r, n) {
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
 		if (!((k, p, r) in val_ops) || !((k, "glibc", r) in val_ops))
 			continue
-		v = (m == "ops") ? val_ops[k, p, r] / val_ops[k, "glibc", r] \
-				 : val_cpu[k, p, r] / val_cpu[k, "glibc", r]
-		a[++n] = v
+		a[++n] = (m == "ops") ? val_ops[k, p, r] / val_ops[k, "glibc", r] \
+				      : val_cpu[k, p, r] / val_cpu[k, "glibc", r]
 	}
+	sort(a, n)
+	return n
+}
+function ratio_cell(k, p, m,    n, a) {
+	n = ratios(k, p, m, a)
+	return n ? sprintf("%.2f [%.2f-%.2f]", median(a, n), a[1], a[n]) : "n/a"
+}
+# The median ratio of p at k, or -1 without data.
+function ratio_median(k, p, m,    n, a) {
+	n = ratios(k, p, m, a)
+	return n ? median(a, n) : -1
+}
+# One line of the verdict: sched-state against the fastest other choice
+# (glibc counts as 1.00), and its CPU per operation against spin and glibc.
+function verdict_row(k,    part, best, bestp, j, v, ss, n, a, how, cpu_ss, cpu_spin) {
+	split(k, part, SUBSEP)
+	best = 1; bestp = "glibc"
+	for (j = 2; j <= 4; j++) {
+		v = ratio_median(k, order[j], "ops")
+		if (v > best) { best = v; bestp = order[j] }
+	}
+	n = ratios(k, "sched-state", "ops", a)
 	if (!n)
-		return "n/a"
-	v = median(a, n)
-	return sprintf("%.2f [%.2f-%.2f]", v, a[1], a[n])
+		return
+	ss = median(a, n)
+	if (ss >= best)
+		how = "yes, fastest"
+	else if (a[n] >= best)
+		how = sprintf("within spread (%.2f of %s)", ss / best, bestp)
+	else
+		how = sprintf("no: %.2f of %s", ss / best, bestp)
+	cpu_ss = ratio_median(k, "sched-state", "cpu")
+	cpu_spin = ratio_median(k, "spin", "cpu")
+	printf("| %s | %s | %s | %s | %.2f | %s |\n", part[1], part[3], how,
+	       bestp == "glibc" ? "glibc" : sprintf("%s %.2f", bestp, best), cpu_ss,
+	       cpu_spin > 0 ? sprintf("%.2f", cpu_ss / cpu_spin) : "n/a")
 }
 function glibc_cell(k, m,    r, n, a) {
 	n = 0
@@ -89,6 +121,18 @@ END {
 		}
 		printf "\n"
 	}
+	printf "## Is sched-state at least as fast as the best other choice?\n\n"
+	printf "Throughput medians against the fastest of glibc and the other policies; "
+	printf "\"within spread\" when sched-state'"'"'s best repetition reaches that median. "
+	printf "CPU per operation of sched-state as a ratio to glibc and to spin (lower is cheaper).\n\n"
+	printf "| workload | threads | sched-state at least as fast? | fastest other (ops ratio) | CPU/op vs glibc | CPU/op vs spin |\n"
+	printf "|---|---|---|---|---|---|\n"
+	for (i = 1; i <= nkeys; i++) {
+		split(keys[i], part, SUBSEP)
+		if (part[1] != "ctxswitch" && part[1] != "messaging")
+			verdict_row(keys[i])
+	}
+	printf "\n"
 	printf "## The kernel patch'"'"'s own cost: patched / stock\n\n"
 	printf "The kernels ran in alternating boots, one repetition each: medians over boots, "
 	printf "not in-run ratios, so read differences below the spread of the lock tables as noise.\n\n"
