@@ -29,8 +29,11 @@ function ratios(k, p, m, a,    r, n) {
 	for (r = 1; r <= maxrep; r++) {
 		if (!((k, p, r) in val_ops) || !((k, "glibc", r) in val_ops))
 			continue
-		a[++n] = (m == "ops") ? val_ops[k, p, r] / val_ops[k, "glibc", r] \
-				      : val_cpu[k, p, r] / val_cpu[k, "glibc", r]
+		if (m == "p99" && !(val_p99[k, p, r] > 0 && val_p99[k, "glibc", r] > 0))
+			continue
+		a[++n] = (m == "ops") ? val_ops[k, p, r] / val_ops[k, "glibc", r] : \
+			 (m == "cpu") ? val_cpu[k, p, r] / val_cpu[k, "glibc", r] : \
+					val_p99[k, p, r] / val_p99[k, "glibc", r]
 	}
 	sort(a, n)
 	return n
@@ -73,7 +76,8 @@ function glibc_cell(k, m,    r, n, a) {
 	n = 0
 	for (r = 1; r <= maxrep; r++)
 		if ((k, "glibc", r) in val_ops)
-			a[++n] = (m == "ops") ? val_ops[k, "glibc", r] : val_cpu[k, "glibc", r]
+			a[++n] = (m == "ops") ? val_ops[k, "glibc", r] : \
+				 (m == "cpu") ? val_cpu[k, "glibc", r] : val_p99[k, "glibc", r]
 	return n ? sprintf("%.0f", median(a, n)) : "n/a"
 }
 NR == 1 { next }
@@ -91,6 +95,9 @@ NR == 1 { next }
 	}
 	val_ops[k, policy, rep] = $7
 	val_cpu[k, policy, rep] = $8
+	val_p99[k, policy, rep] = $10
+	if ($10 != "")
+		has_p99[k] = 1
 	if (rep > maxrep)
 		maxrep = rep
 	policies[policy] = 1
@@ -102,17 +109,22 @@ END {
 	printf "taken per repetition within one guest boot; cells show the median over repetitions [min-max]. "
 	printf "Under TCG every instruction is emulated and system calls and context switches are dilated unevenly: "
 	printf "compare the ratios, not the absolute numbers, and not with other machines.\n\n"
-	for (section = 1; section <= 2; section++) {
-		metric = section == 1 ? "ops" : "cpu"
-		printf "## Lock workloads on the patched kernel: %s\n\n", \
-			section == 1 ? "throughput (higher is better)" : "CPU time per operation (lower is better)"
-		printf "| workload | threads | glibc %s |", section == 1 ? "ops/s" : "CPU ns/op"
+	split("ops cpu p99", metrics, " ")
+	title["ops"] = "throughput (higher is better)"
+	title["cpu"] = "CPU time per operation (lower is better)"
+	title["p99"] = "99th percentile latency where the workload reports one: multimodal, of lock acquisition; cache-bench, of an operation (lower is better)"
+	unit["ops"] = "ops/s"; unit["cpu"] = "CPU ns/op"; unit["p99"] = "p99 us"
+	for (section = 1; section <= 3; section++) {
+		metric = metrics[section]
+		printf "## Lock workloads on the patched kernel: %s\n\n", title[metric]
+		printf "| workload | threads | glibc %s |", unit[metric]
 		for (i = 1; i <= 4; i++)
 			printf " %s |", order[i]
 		printf "\n|---|---|---|---|---|---|---|\n"
 		for (i = 1; i <= nkeys; i++) {
 			split(keys[i], part, SUBSEP)
-			if (part[1] == "ctxswitch" || part[1] == "messaging")
+			if (part[1] == "ctxswitch" || part[1] == "messaging" ||
+			    (metric == "p99" && !has_p99[keys[i]]))
 				continue
 			printf "| %s | %s | %s |", part[1], part[3], glibc_cell(keys[i], metric)
 			for (j = 1; j <= 4; j++)
