@@ -4,5 +4,7 @@
 # tail latency and fairness (compare p99_us in results.csv).
 # shellcheck source=workloads/defs/multimodal.sh
 . "$defs/multimodal.sh"
+# run-bench.sh picks workloads by this line, so it is not left to the source.
+part=locks
 description="multimodal with ADAPTIVE_STARVE_US=100000"
 wl_command() { echo "env ADAPTIVE_STARVE_US=100000 /workloads/multimodal -t $1 $multimodal_args"; }
