@@ -22,8 +22,9 @@ function median(a, n) {
 	sort(a, n)
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-# Fill a with the per-repetition ratios of metric m (ops or cpu) of
-# policy p against glibc at key k, sorted; return how many.
+# Fill a with the per-repetition ratios of metric m (ops, cpu or p99) of
+# policy p against glibc at key k, sorted; return how many. A p99 of 0 or
+# none (a workload that does not report it) gives no ratio.
 function ratios(k, p, m, a,    r, n) {
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
@@ -78,7 +79,7 @@ function glibc_cell(k, m,    r, n, a) {
 		if ((k, "glibc", r) in val_ops)
 			a[++n] = (m == "ops") ? val_ops[k, "glibc", r] : \
 				 (m == "cpu") ? val_cpu[k, "glibc", r] : val_p99[k, "glibc", r]
-	return n ? sprintf("%.0f", median(a, n)) : "n/a"
+	return n ? sprintf(m == "p99" ? "%.1f" : "%.0f", median(a, n)) : "n/a"
 }
 NR == 1 { next }
 {
