@@ -789,6 +789,7 @@ static bool try_starving_waiter_counted(void)
 	struct starving s = { .mutex = PTHREAD_MUTEX_INITIALIZER };
 	unsigned long long deadline;
 	pthread_t victim;
+	bool victim_won;
 
 	CHECK_OK(pthread_mutex_lock(&s.mutex));
 	CHECK_OK(pthread_create(&victim, NULL, starving_victim, &s));
@@ -800,14 +801,13 @@ static bool try_starving_waiter_counted(void)
 	while (!starving_count(&s.mutex) && !__atomic_load_n(&s.victim_got_it, __ATOMIC_ACQUIRE) &&
 	       now_ns() < deadline)
 		sleep_ms(1);
-	if (__atomic_load_n(&s.victim_got_it, __ATOMIC_ACQUIRE)) {
-		CHECK_OK(pthread_mutex_unlock(&s.mutex));
-		CHECK_OK(pthread_join(victim, NULL));
-		return false;
-	}
-	CHECK(starving_count(&s.mutex) == 1, "the victim was not counted as starving");
+	victim_won = __atomic_load_n(&s.victim_got_it, __ATOMIC_ACQUIRE);
+	if (!victim_won)
+		CHECK(starving_count(&s.mutex) == 1, "the victim was not counted as starving");
 	CHECK_OK(pthread_mutex_unlock(&s.mutex));
 	CHECK_OK(pthread_join(victim, NULL));
+	if (victim_won)
+		return false;
 	CHECK(!starving_count(&s.mutex), "starving count left at %d", starving_count(&s.mutex));
 	return true;
 }
