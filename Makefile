@@ -120,18 +120,18 @@ initramfs: selftests tests
 
 KERNEL_IMAGE := $(if $(filter stock,$(KERNEL)),$(BUILD)/bzImage-stock,$(BUILD)/bzImage)
 
-# CMD reaches the guest's shell verbatim, by a file: a command line would
-# have make expand its $ and run each of its lines as a recipe of its own.
-VM_RUN_CMD_FILE = $(BUILD)/.vm-run-cmd.$(shell echo $$PPID)
-
 vm-run-usage:
 	@$(if $(value CMD),:,echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'; exit 2)
 
+# CMD reaches the guest's shell verbatim, by a file of this run's own: a
+# command line would have make expand its $ and run each of its lines as
+# a recipe of its own.
 vm-run: vm-run-usage initramfs $(if $(filter stock,$(KERNEL)),kernel-stock)
-	$(file >$(VM_RUN_CMD_FILE),$(value CMD))
-	@trap 'rm -f $(VM_RUN_CMD_FILE)' EXIT; \
+	$(eval vm_run_cmd_file := $(shell mktemp $(BUILD)/.vm-run-cmd.XXXXXX))
+	$(file >$(vm_run_cmd_file),$(value CMD))
+	@trap 'rm -f $(vm_run_cmd_file)' EXIT; \
 	vm-image/run-vm.sh --kernel $(KERNEL_IMAGE) $(foreach f,$(FILES),--file $(f)) \
-		"$$(cat $(VM_RUN_CMD_FILE))"
+		"$$(cat $(vm_run_cmd_file))"
 
 host-test: tests
 	@scripts/install-deps.sh test
