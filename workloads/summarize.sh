@@ -23,19 +23,13 @@ function median(a, n) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 # Fill a with the per-repetition ratios of metric m (ops, cpu or p99) of
-# policy p against glibc at key k, sorted; return how many. A p99 of 0 or
-# none (a workload that does not report it) gives no ratio.
+# policy p against glibc at key k, sorted; return how many. A value of 0
+# or none (a p99 that the workload does not report) gives no ratio.
 function ratios(k, p, m, a,    r, n) {
 	n = 0
-	for (r = 1; r <= maxrep; r++) {
-		if (!((k, p, r) in val_ops) || !((k, "glibc", r) in val_ops))
-			continue
-		if (m == "p99" && !(val_p99[k, p, r] > 0 && val_p99[k, "glibc", r] > 0))
-			continue
-		a[++n] = (m == "ops") ? val_ops[k, p, r] / val_ops[k, "glibc", r] : \
-			 (m == "cpu") ? val_cpu[k, p, r] / val_cpu[k, "glibc", r] : \
-					val_p99[k, p, r] / val_p99[k, "glibc", r]
-	}
+	for (r = 1; r <= maxrep; r++)
+		if (val[k, p, r, m] > 0 && val[k, "glibc", r, m] > 0)
+			a[++n] = val[k, p, r, m] / val[k, "glibc", r, m]
 	sort(a, n)
 	return n
 }
@@ -76,9 +70,8 @@ function verdict_row(k,    part, best, bestp, j, v, ss, n, a, how, cpu_ss, cpu_s
 function glibc_cell(k, m,    r, n, a) {
 	n = 0
 	for (r = 1; r <= maxrep; r++)
-		if ((k, "glibc", r) in val_ops)
-			a[++n] = (m == "ops") ? val_ops[k, "glibc", r] : \
-				 (m == "cpu") ? val_cpu[k, "glibc", r] : val_p99[k, "glibc", r]
+		if (val[k, "glibc", r, m] > 0)
+			a[++n] = val[k, "glibc", r, m]
 	return n ? sprintf(m == "p99" ? "%.1f" : "%.0f", median(a, n)) : "n/a"
 }
 NR == 1 { next }
@@ -94,9 +87,9 @@ NR == 1 { next }
 		seen[k] = 1
 		keys[++nkeys] = k
 	}
-	val_ops[k, policy, rep] = $7
-	val_cpu[k, policy, rep] = $8
-	val_p99[k, policy, rep] = $10
+	val[k, policy, rep, "ops"] = $7
+	val[k, policy, rep, "cpu"] = $8
+	val[k, policy, rep, "p99"] = $10
 	if ($10 != "")
 		has_p99[k] = 1
 	if (rep > maxrep)
@@ -164,8 +157,8 @@ END {
 				n1 = n2 = n3 = n4 = 0
 				delete a1; delete a2; delete a3; delete a4
 				for (r = 1; r <= maxrep; r++) {
-					if ((ks, runs[p], r) in val_ops) { a1[++n1] = val_ops[ks, runs[p], r]; a3[++n3] = val_cpu[ks, runs[p], r] }
-					if ((kp, runs[p], r) in val_ops) { a2[++n2] = val_ops[kp, runs[p], r]; a4[++n4] = val_cpu[kp, runs[p], r] }
+					if (val[ks, runs[p], r, "ops"] > 0) { a1[++n1] = val[ks, runs[p], r, "ops"]; a3[++n3] = val[ks, runs[p], r, "cpu"] }
+					if (val[kp, runs[p], r, "ops"] > 0) { a2[++n2] = val[kp, runs[p], r, "ops"]; a4[++n4] = val[kp, runs[p], r, "cpu"] }
 				}
 				if (!n1 || !n2)
 					continue
