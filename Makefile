@@ -18,7 +18,8 @@ HARNESS := tests/lib/harness.c tests/lib/harness.h
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard tests/guest/*.c))
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
 HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
-	$(BUILD)/tests/helpers/starvation \
+	$(BUILD)/tests/helpers/starvation $(BUILD)/tests/helpers/glibc_rseq_intact \
+	$(BUILD)/tests/helpers/sched_state_probe \
 	$(BUILD)/tests/helpers/libearly_lock.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
@@ -97,9 +98,9 @@ $(BUILD)/tests/helpers/lib%.so: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
-$(BUILD)/tests/helpers/%: tests/helpers/%.c
+$(BUILD)/tests/helpers/%: tests/helpers/%.c preload/rseq-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) -Ipreload -o $@ $<
 
 INITRAMFS_FILES := \
 	$(SELFTESTS)=/selftests/rseq \

@@ -89,7 +89,7 @@ static inline enum spin_verdict spin_within_count(struct waiter *w)
  * policy it spins while the owner runs, within the time bound since the
  * flag is only a hint (an owner whose vCPU was preempted still reads on
  * CPU), and falls back to the spin-count budget for an owner without a
- * state (unregistered, or on a kernel without the feature).
+ * state (none attached, or a kernel without the feature).
  */
 static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthread_mutex_t *m)
 {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * User-space mirror of the kernel's rseq ABI, including the sched_state
- * extension of kernel/patches (include/uapi/linux/rseq.h there), under
- * an rseq_abi_ prefix as librseq and the kernel selftests do: the host's
- * <linux/rseq.h> predates the extension and must not be required.
+ * extension of kernel/patches (include/uapi/linux/rseq.h and prctl.h
+ * there), under an rseq_abi_ prefix as librseq and the kernel selftests
+ * do: the host's <linux/rseq.h> predates the extension and must not be
+ * required.
  */
 #ifndef RSEQ_ABI_H
 #define RSEQ_ABI_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 /* The signature glibc registers its areas with (sysdeps/unix/sysv/linux/x86/bits/rseq.h). */
@@ -18,15 +18,18 @@
 
 /* Registration length of the original ABI, glibc's choice. */
 #define RSEQ_ABI_ORIG_SIZE		32
-/* struct rseq alignment, also reported as AT_RSEQ_ALIGN. */
-#define RSEQ_ABI_ALIGN			32
 
-#ifndef AT_RSEQ_FEATURE_SIZE
-#define AT_RSEQ_FEATURE_SIZE		27
-#endif
-#ifndef AT_RSEQ_ALIGN
-#define AT_RSEQ_ALIGN			28
-#endif
+/*
+ * prctl(PR_RSEQ_SCHED_STATE, PR_RSEQ_SCHED_STATE_SET, addr, 0, 0)
+ * attaches the struct rseq_abi_sched_state at addr to the calling
+ * thread's rseq registration (0 detaches); ..._GET returns
+ * PR_RSEQ_SCHED_STATE_ATTACHED or 0, and fails with EINVAL on kernels
+ * without the feature.
+ */
+#define PR_RSEQ_SCHED_STATE		0x52535354
+#define PR_RSEQ_SCHED_STATE_GET		1
+#define PR_RSEQ_SCHED_STATE_SET		2
+#define PR_RSEQ_SCHED_STATE_ATTACHED	0x01
 
 enum rseq_abi_sched_state_flags {
 	/*
@@ -36,12 +39,9 @@ enum rseq_abi_sched_state_flags {
 	RSEQ_ABI_SCHED_STATE_FLAG_ON_CPU	= (1U << 0),
 };
 
-/*
- * The scheduler state of one thread, registered through
- * struct rseq_abi::sched_state_ptr.
- */
+/* The scheduler state of one thread, attached with PR_RSEQ_SCHED_STATE. */
 struct rseq_abi_sched_state {
-	/* Layout version: written by the kernel at registration (0). */
+	/* Layout version: written by the kernel when attached (0). */
 	uint32_t version;
 	/*
 	 * enum rseq_abi_sched_state_flags: written by the kernel, read by
@@ -51,10 +51,14 @@ struct rseq_abi_sched_state {
 	 * hypervisor), never the reverse for a thread running user code.
 	 */
 	uint32_t state;
-	/* Thread ID: written by user space before registration. */
+	/* Thread ID: written by user space before attaching. */
 	uint32_t tid;
 };
 
+/*
+ * The original 32-byte struct rseq, which the library registers only
+ * for threads that glibc left without one.
+ */
 struct rseq_abi {
 	uint32_t cpu_id_start;
 	uint32_t cpu_id;
@@ -62,18 +66,6 @@ struct rseq_abi {
 	uint32_t flags;
 	uint32_t node_id;
 	uint32_t mm_cid;
-	uint32_t padding1;
-	/*
-	 * Address of the thread's struct rseq_abi_sched_state, or 0. Read
-	 * by the kernel at registration only, if rseq_len covers it.
-	 */
-	uint64_t sched_state_ptr;
-} __attribute__((aligned(RSEQ_ABI_ALIGN)));
-
-/* getauxval(AT_RSEQ_FEATURE_SIZE) of a kernel that supports sched_state_ptr. */
-#define RSEQ_ABI_SCHED_STATE_FEATURE_SIZE \
-	(offsetof(struct rseq_abi, sched_state_ptr) + sizeof(uint64_t))
-
-_Static_assert(RSEQ_ABI_SCHED_STATE_FEATURE_SIZE == 40, "struct rseq layout");
+} __attribute__((aligned(RSEQ_ABI_ORIG_SIZE)));
 
 #endif /* RSEQ_ABI_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Per-thread rseq registration with a sched_state, and the table in
- * which waiters find the state of a mutex owner from its tid.
+ * Per-thread sched_state, attached to the thread's rseq registration
+ * (glibc's, left as it is), and the table in which waiters find the
+ * state of a mutex owner from its tid.
  *
  * The states live in one table indexed by tid, one cache line each,
  * mapped once and never unmapped: a waiter may read the state of an
@@ -20,15 +21,15 @@
 #include "rseq-abi.h"
 
 enum rseq_mode {
-	/* Not registered yet. */
+	/* Not attached yet. */
 	RSEQ_MODE_NONE,
-	/* glibc had registered the thread: its area unregistered, ours registered. */
-	RSEQ_MODE_TAKEOVER,
-	/* The thread had no registration: ours registered. */
+	/* Attached to the registration the thread had (glibc's, as a rule). */
+	RSEQ_MODE_ATTACHED,
+	/* The thread had no registration: ours registered, then attached. */
 	RSEQ_MODE_OWN,
-	/* The kernel has no sched_state_ptr. */
+	/* The kernel cannot attach a sched_state. */
 	RSEQ_MODE_UNSUPPORTED,
-	/* Someone else's registration is in place, or ours failed: left alone. */
+	/* Another state is attached, or attaching failed: left alone. */
 	RSEQ_MODE_FOREIGN,
 	NR_RSEQ_MODES
 };
@@ -36,14 +37,8 @@ enum rseq_mode {
 struct adaptive_stats;
 
 struct adaptive_thread {
-	/*
-	 * The struct rseq registered for this thread, with room for fields
-	 * of later kernels up to its size.
-	 */
-	union {
-		struct rseq_abi abi;
-		char bytes[128];
-	} rseq __attribute__((aligned(64)));
+	/* Registered only for a thread that had no registration. */
+	struct rseq_abi rseq;
 	/* 0 until the thread first uses the library. */
 	int tid;
 	enum rseq_mode mode;
@@ -54,7 +49,7 @@ extern __thread struct adaptive_thread adaptive_self __attribute__((tls_model("i
 
 void adaptive_thread_first_use(struct adaptive_thread *self);
 
-/* The calling thread, registered with the kernel on its first use. */
+/* The calling thread, its state attached on its first use. */
 static inline struct adaptive_thread *adaptive_thread_self(void)
 {
 	struct adaptive_thread *self = &adaptive_self;
@@ -80,7 +75,7 @@ extern struct sched_state_table sched_state_table;
 
 /*
  * The scheduler state published by thread @tid, or NULL when there is
- * none to trust (kernel without the feature, thread not registered or
+ * none to trust (kernel without the feature, no state attached, thread
  * gone, slot of another generation).
  */
 static inline const struct rseq_abi_sched_state *sched_state_of(int tid)
@@ -102,7 +97,7 @@ static inline bool sched_state_on_cpu(const struct rseq_abi_sched_state *state)
 	return __atomic_load_n(&state->state, __ATOMIC_RELAXED) & RSEQ_ABI_SCHED_STATE_FLAG_ON_CPU;
 }
 
-/* Detect the kernel feature and map the table; called once. */
+/* Probe the kernel feature and map the table; called once. */
 void sched_state_init(void);
 bool sched_state_supported(void);
 void sched_state_after_fork_child(void);

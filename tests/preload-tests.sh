@@ -64,6 +64,17 @@ for policy in sched-state spin-count spin futex glibc; do
 done
 semantics_with glibc-rseq-off GLIBC_TUNABLES=glibc.pthread.rseq=0
 
+# glibc's rseq registration stays glibc's, in every policy: its cpu_id is
+# current in every thread after contended locking.
+for policy in sched-state spin-count spin futex; do
+	preloaded ADAPTIVE_POLICY="$policy" "$helpers/glibc_rseq_intact"
+	case "$rc" in
+	0) pass "rseq/glibc_registration_intact_$policy" ;;
+	77) echo "SKIP $prefix/rseq/glibc_registration_intact_$policy: $(head -n 1 "$out")" ;;
+	*) fail "rseq/glibc_registration_intact_$policy" "status $rc" ;;
+	esac
+done
+
 # Bad environment values: a clear message, the default, and a working program.
 check_bad_env() {
 	name=$1
@@ -170,7 +181,7 @@ fi
 if [ "$expect" = spin-count ]; then
 	# Without the kernel feature: the bounded-spin fallback, said so.
 	preloaded ADAPTIVE_STATS=1 "$helpers/exit_paths" return
-	if [ "$(stat_of threads_unsupported)" -ge 1 ] && [ "$(stat_of threads_takeover)" = 0 ]; then
+	if [ "$(stat_of threads_unsupported)" -ge 1 ] && [ "$(stat_of threads_attached)" = 0 ]; then
 		pass fallback/kernel_without_sched_state
 	else
 		fail fallback/kernel_without_sched_state "$(stats_line)"
@@ -178,14 +189,14 @@ if [ "$expect" = spin-count ]; then
 	exit 0
 fi
 
-# With the kernel feature: the registration took over glibc's (in the
-# test's child process; its parent locks nothing) ...
+# With the kernel feature: every thread's state is attached to glibc's
+# registration (in the test's child process; its parent locks nothing) ...
 preloaded ADAPTIVE_STATS=1 "$semantics" exclusion_blocking
-if grep -q '^libadaptive: pid=.* threads_takeover=[1-9]' "$out" &&
+if grep -q '^libadaptive: pid=.* threads_attached=[1-9]' "$out" &&
 	! grep -q '^libadaptive: pid=.* threads_foreign=[1-9]' "$out"; then
-	pass sched_state/registration_takes_over_glibc
+	pass sched_state/attached_to_glibc_registration
 else
-	fail sched_state/registration_takes_over_glibc "$(stats_line)"
+	fail sched_state/attached_to_glibc_registration "$(stats_line)"
 fi
 # ... and waiters saw owners that sleep in the critical section off CPU.
 if grep -q '^libadaptive: pid=.* owner_off_cpu=[1-9]' "$out"; then
@@ -194,7 +205,7 @@ else
 	fail sched_state/owner_seen_off_cpu "no owner seen off CPU"
 fi
 preloaded ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$helpers/exit_paths" return
-if [ "$(stat_of threads_own)" -ge 1 ] && [ "$(stat_of threads_takeover)" = 0 ]; then
+if [ "$(stat_of threads_own)" -ge 1 ] && [ "$(stat_of threads_attached)" = 0 ]; then
 	pass sched_state/own_registration_with_glibc_rseq_off
 else
 	fail sched_state/own_registration_with_glibc_rseq_off "$(stats_line)"

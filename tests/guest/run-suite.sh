@@ -71,27 +71,17 @@ run_program selftests/param_test_spinlock pass ./param_test -T s -t 4 -r 2000
 run_program selftests/param_test_list pass ./param_test -T l -t 4 -r 2000
 run_program selftests/param_test_membarrier pass ./param_test -T r -t 4 -r 2000
 
-# The sched_state selftests own their registration; owned by glibc, they skip.
+# The sched_state selftests attach their state to glibc's registration,
+# or to their own when glibc registers none.
 if [ "$kernel" = patched ]; then
 	have=pass
 else
 	have=skip
 fi
-run_program selftests/sched_state_test_glibc_owned skip ./sched_state_test
-run_program selftests/sched_state_test "$have" \
+run_program selftests/sched_state_test "$have" ./sched_state_test
+run_program selftests/sched_state_test_own_rseq "$have" \
 	env GLIBC_TUNABLES=glibc.pthread.rseq=0 ./sched_state_test
-run_program selftests/rseq_mutex "$have" \
-	env GLIBC_TUNABLES=glibc.pthread.rseq=0 ./rseq_mutex
-
-# ABI tests. Their feature check must pass on the patched kernel and
-# skip on the stock one: a kernel that lost the feature fails here.
-cd "$tests" || exit 1
-run_harness "$tests/sched_state_abi"
-feature=$("$tests/sched_state_abi" feature_size | cut -d' ' -f1)
-case "$kernel:$feature" in
-patched:PASS | stock:SKIP) emit "PASS $kernel/abi/feature_detected" ;;
-*) emit "FAIL $kernel/abi/feature_detected: feature_size gave $feature" ;;
-esac
+run_program selftests/rseq_mutex "$have" ./rseq_mutex
 
 # libadaptive on this kernel: sched-state where the feature is, the
 # spin-count fallback where it is not.
