@@ -27,7 +27,7 @@ SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
 
 .PHONY: help deps preload workloads vm-bench kernel kernel-stock selftests tests initramfs vm-run vm-run-usage vm-test test \
-	host-test clean
+	host-test install uninstall clean
 
 help:
 	@echo 'Usage: make TARGET [VARIABLE=value...]'
@@ -39,6 +39,8 @@ help:
 	@echo '  host-test     the host tests only'
 	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'
 	@echo '  preload       build/libadaptive.so: LD_PRELOAD=build/libadaptive.so ./app'
+	@echo '  install       $$(DESTDIR)$$(PREFIX)/lib/libadaptive.so [PREFIX=$(PREFIX)]'
+	@echo '  uninstall     remove what install installed'
 	@echo '  kernel        build/bzImage: Debian linux-source-6.12 + kernel/patches'
 	@echo '  kernel-stock  build/bzImage-stock: the same tree and config, unpatched'
 	@echo '  selftests     the rseq selftests of the patched tree'
@@ -56,6 +58,16 @@ deps:
 	scripts/install-deps.sh kernel vm test bench
 
 preload: $(PRELOAD)
+
+PREFIX ?= /usr/local
+LIBDIR := $(DESTDIR)$(PREFIX)/lib
+
+install: $(PRELOAD)
+	install -d $(LIBDIR)
+	install -m 0644 $(PRELOAD) $(LIBDIR)/libadaptive.so
+
+uninstall:
+	rm -f $(LIBDIR)/libadaptive.so
 
 # Only the interposed symbols are exported (libadaptive.map); -z now binds
 # our calls into glibc at load time, before any mutex operation.
