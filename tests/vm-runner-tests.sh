@@ -29,6 +29,7 @@ check() {
 
 check rejects_bad_vcpus 255 'VCPUS=0: expected 1 to 16' env VCPUS=0 "$run_vm" true
 check rejects_bad_mem 255 'MEM=lots: expected a size' env MEM=lots "$run_vm" true
+check rejects_bad_accel 255 'ACCEL=fast: expected auto, kvm, tcg or icount' env ACCEL=fast "$run_vm" true
 check rejects_missing_kernel 255 'no kernel image /nonexistent' "$run_vm" --kernel /nonexistent true
 check rejects_missing_file 255 '--file /nonexistent: no such file' "$run_vm" --file /nonexistent true
 check exit_status_and_output 7 '^hello from the guest$' "$run_vm" 'echo hello from the guest; exit 7'

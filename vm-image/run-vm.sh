@@ -20,9 +20,11 @@ Options:
                      as /extra/<name>; repeatable
   --timeout SECONDS  overall deadline (default \$TIMEOUT or 600)
 Environment:
-  VCPUS (default 2), MEM (default 1G), ACCEL (auto, kvm or tcg;
-  default auto: KVM only if a probe boot with it reaches user space on
-  this machine, cached in build/vm/accel.cache), GRACE (default 60:
+  VCPUS (default 2), MEM (default 1G), ACCEL (auto, kvm, tcg or
+  icount; default auto: KVM only if a probe boot with it reaches user
+  space on this machine, cached in build/vm/accel.cache; icount: one TCG
+  thread whose guest clock counts guest instructions, 1 ns each, for
+  deterministic cost measurements), GRACE (default 60:
   seconds granted past the deadline while the guest still prints),
   KERNEL_CMDLINE (appended to the kernel command line).
 
@@ -64,7 +66,7 @@ fi
 [[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || die "MEM=$mem: expected a size like 512M or 2G"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "timeout $timeout: expected seconds"
 [[ "$grace" =~ ^[0-9]+$ ]] || die "GRACE=$grace: expected seconds"
-case "$accel" in auto | kvm | tcg) ;; *) die "ACCEL=$accel: expected auto, kvm or tcg" ;; esac
+case "$accel" in auto | kvm | tcg | icount) ;; *) die "ACCEL=$accel: expected auto, kvm, tcg or icount" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel, or make kernel-stock)"
 [ -f "$initramfs" ] || die "no initramfs $initramfs (make initramfs)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: install qemu-system-x86 (make deps)"
@@ -99,6 +101,10 @@ boot() {
 	case "$1" in
 	kvm) accel_opts=(-accel kvm -cpu host) ;;
 	tcg) accel_opts=(-accel "tcg,thread=multi" -cpu max) ;;
+	# One TCG thread, and the guest clock advancing one nanosecond per
+	# guest instruction: a guest-side timing is then an instruction count,
+	# the same at every run of the same binaries.
+	icount) accel_opts=(-accel "tcg,thread=single" -icount "shift=0,sleep=off" -cpu max) ;;
 	esac
 	cat "$initramfs" >"$run/initrd.cpio.gz"
 	job_cpio "$2" >>"$run/initrd.cpio.gz"
