@@ -13,7 +13,6 @@
 
 /* The signature glibc registers its areas with (sysdeps/unix/sysv/linux/x86/bits/rseq.h). */
 #define RSEQ_ABI_SIG			0x53053053U
-#define RSEQ_ABI_FLAG_UNREGISTER	(1 << 0)
 #define RSEQ_ABI_CPU_ID_UNINITIALIZED	((uint32_t) -1)
 
 /* Registration length of the original ABI, glibc's choice. */
