@@ -7,8 +7,10 @@ usage() {
 	cat <<EOF
 usage: $0 [--help] host|guest...
 
-host:  the test programs of build/tests/host, tests/host/*.sh and the
-       ABI tests, on this machine's kernel (the library's fallback path);
+host:  the test programs of build/tests/host, tests/host/*.sh and, if
+       make selftests built it, the series' sched_state_abi_test, on
+       this machine's kernel (the library's fallback path; the ABI
+       cases must skip);
 guest: tests/vm-runner-tests.sh, then tests/guest/run-suite.sh in QEMU
        on build/bzImage (patched) and build/bzImage-stock.
 Output and logs: build/test/<part>.log. The make targets build what
@@ -39,6 +41,17 @@ host_tests() {
 		[ -x "$t" ] || continue
 		run_checked "$(basename "$t")" "$t"
 	done | sed -u 's/^\(PASS\|FAIL\|SKIP\) /\1 host\//'
+	abi_selftests_on_host
+}
+
+# The series' ABI selftests, if make selftests built them: this kernel
+# lacks the feature, so every case must skip. They find librseq.so in
+# the current directory.
+abi_selftests_on_host() {
+	local dir=$build/selftests/rseq rc=0
+	[ -x "$dir/sched_state_abi_test" ] || return 0
+	(cd "$dir" && ./sched_state_abi_test) >"$build/test/abi.out" 2>&1 || rc=$?
+	sh "$top/tests/ksft-tap.sh" host/abi skip "$rc" <"$build/test/abi.out" || true
 }
 
 guest_tests() {

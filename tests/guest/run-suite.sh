@@ -4,7 +4,7 @@
 # "N passed, N failed".
 #
 # usage: run-suite.sh patched|stock
-#   patched: the kernel must support rseq sched_state_ptr;
+#   patched: the kernel must support PR_RSEQ_SCHED_STATE;
 #   stock:   it must not, and every test must skip cleanly without it.
 set -u
 
@@ -15,7 +15,6 @@ patched | stock) ;;
 esac
 
 selftests=/selftests/rseq
-tests=/tests/guest
 log=/tmp/suite.log
 out=/tmp/test.out
 : >"$log"
@@ -53,16 +52,6 @@ run_program() {
 	fi
 }
 
-# Run a harness program (tests/lib/harness.c), which prints its own lines.
-run_harness() {
-	"$@" >"$out" 2>&1
-	rc=$?
-	sed -E "s#^(PASS|FAIL|SKIP) #\1 $kernel/#" "$out" | tee -a "$log"
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
-		emit "FAIL $kernel/$(basename "$1"): exit status $rc without a failed case"
-	fi
-}
-
 # Selftests with glibc owning rseq, as upstream runs them.
 cd "$selftests" || exit 1
 run_program selftests/basic_test pass ./basic_test
@@ -82,6 +71,30 @@ run_program selftests/sched_state_test "$have" ./sched_state_test
 run_program selftests/sched_state_test_own_rseq "$have" \
 	env GLIBC_TUNABLES=glibc.pthread.rseq=0 ./sched_state_test
 run_program selftests/rseq_mutex "$have" ./rseq_mutex
+# The script that upstream's run_tests runs for the two tests above: it
+# must pass with them here, and skip with them on the stock kernel.
+run_program selftests/run_sched_state_tests "$have" ./run_sched_state_tests.sh
+
+# The ABI selftests of the series, one line per case: every case must
+# pass on the patched kernel and skip on the stock one, where each must
+# say that the feature is absent.
+./sched_state_abi_test >"$out" 2>&1
+rc=$?
+sh /tests/ksft-tap.sh "$kernel/abi" "$have" "$rc" <"$out" | tee -a "$log"
+planned=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$out")
+absent=$(grep -c '^ok .* # SKIP kernel without PR_RSEQ_SCHED_STATE' "$out")
+if [ "$kernel" = patched ]; then
+	feature=feature_detected
+	want=0
+else
+	feature=feature_absent
+	want=${planned:-0}
+fi
+if [ "${planned:-0}" -gt 0 ] && [ "$absent" -eq "$want" ]; then
+	emit "PASS $kernel/abi/$feature"
+else
+	emit "FAIL $kernel/abi/$feature: $absent of ${planned:-0} cases skipped for a kernel without the feature"
+fi
 
 # libadaptive on this kernel: sched-state where the feature is, the
 # spin-count fallback where it is not.
