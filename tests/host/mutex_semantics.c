@@ -177,8 +177,10 @@ static void test_exclusion_adaptive_np_blocking(void)
 /* A thread that holds @mutex for @hold_ms, then releases it. */
 struct holder {
 	pthread_mutex_t *mutex;
+	/* How long the holder keeps the mutex; 0: until release is set. */
 	unsigned int hold_ms;
 	bool locked;
+	bool release;
 };
 
 static void *holder_thread(void *arg)
@@ -187,7 +189,11 @@ static void *holder_thread(void *arg)
 
 	CHECK_OK(pthread_mutex_lock(h->mutex));
 	__atomic_store_n(&h->locked, true, __ATOMIC_RELEASE);
-	sleep_ms(h->hold_ms);
+	if (h->hold_ms)
+		sleep_ms(h->hold_ms);
+	else
+		while (!__atomic_load_n(&h->release, __ATOMIC_ACQUIRE))
+			sleep_ms(1);
 	CHECK_OK(pthread_mutex_unlock(h->mutex));
 	return NULL;
 }
@@ -302,7 +308,8 @@ static void test_clocklock(void)
 {
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 	struct timespec deadline = deadline_in(CLOCK_MONOTONIC, 1000);
-	struct holder h = { .mutex = &m, .hold_ms = 300 };
+	/* Held until both timeouts happened, however late this thread runs. */
+	struct holder h = { .mutex = &m };
 	pthread_t thread;
 
 	CHECK(pthread_mutex_clocklock(&m, CLOCK_PROCESS_CPUTIME_ID, &deadline) == EINVAL,
@@ -316,6 +323,7 @@ static void test_clocklock(void)
 	deadline = deadline_in(CLOCK_REALTIME, 50);
 	CHECK(pthread_mutex_clocklock(&m, CLOCK_REALTIME, &deadline) == ETIMEDOUT,
 	      "CLOCK_REALTIME timeout");
+	__atomic_store_n(&h.release, true, __ATOMIC_RELEASE);
 	CHECK_OK(pthread_join(thread, NULL));
 }
 
