@@ -16,7 +16,8 @@ tinyconfig. Also installs the uapi headers of the tree under
 build/kernel/<variant>/headers.
 
 Environment: BUILD_DIR (default <project>/build), JOBS (default nproc+1),
-V=1 to show the full build output.
+V=1 to show the full build output. One build of a variant at a time:
+another waits for it.
 EOF
 }
 
@@ -134,6 +135,13 @@ build_image() {
 }
 
 mkdir -p "$dir"
+# Several people may build in one BUILD_DIR: one build of a variant at a
+# time. The lock goes with this process and with the build it started.
+exec {lock}<"$dir"
+if ! flock -n "$lock"; then
+	say "waiting for another build of ${dir#"$build"/}"
+	flock "$lock"
+fi
 if [ ! -d "$src" ] || [ "$(source_id)" != "$(cat "$dir/source.stamp" 2>/dev/null)" ]; then
 	rm -f "$dir/source.stamp"
 	prepare_source
