@@ -26,7 +26,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
 
-.PHONY: help deps preload workloads vm-bench kernel kernel-stock selftests tests initramfs vm-run vm-run-usage vm-test test \
+.PHONY: help deps preload workloads vm-bench kernel kernel-stock kernel-debug selftests tests initramfs vm-run vm-run-usage vm-test test \
 	host-test install uninstall clean
 
 help:
@@ -37,12 +37,14 @@ help:
 	@echo '  vm-test       the guest suite on build/bzImage and build/bzImage-stock'
 	@echo '  vm-bench      workloads with and without the preload in the guest [PROFILE=full]'
 	@echo '  host-test     the host tests only'
-	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'
+	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug]'
 	@echo '  preload       build/libadaptive.so: LD_PRELOAD=build/libadaptive.so ./app'
 	@echo '  install       $$(DESTDIR)$$(PREFIX)/lib/libadaptive.so [PREFIX=$(PREFIX)]'
 	@echo '  uninstall     remove what install installed'
 	@echo '  kernel        build/bzImage: Debian linux-source-6.12 + kernel/patches'
 	@echo '  kernel-stock  build/bzImage-stock: the same tree and config, unpatched'
+	@echo '  kernel-debug  build/bzImage-debug: kernel + kernel/config/debug.config (lockdep,'
+	@echo '                sleep-in-atomic and rseq checks, full preemption)'
 	@echo '  selftests     the rseq selftests of the patched tree'
 	@echo '  tests         the test programs (and workloads)'
 	@echo '  workloads     the benchmark programs of workloads/'
@@ -76,13 +78,12 @@ $(PRELOAD): $(PRELOAD_DEPS)
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -shared -Wl,--version-script=preload/libadaptive.map \
 		-Wl,-z,now -o $@ $(PRELOAD_SRC)
 
-kernel:
+kernel: variant := patched
+kernel-stock: variant := stock
+kernel-debug: variant := debug
+kernel kernel-stock kernel-debug:
 	@scripts/install-deps.sh kernel
-	@kernel/build-kernel.sh patched
-
-kernel-stock:
-	@scripts/install-deps.sh kernel
-	@kernel/build-kernel.sh stock
+	@kernel/build-kernel.sh $(variant)
 
 # The selftests come from the patched tree, built against its headers.
 selftests: kernel
@@ -132,15 +133,17 @@ initramfs: selftests tests
 	@scripts/install-deps.sh vm test
 	@vm-image/build-initramfs.sh $(BUILD)/initramfs.cpio.gz $(INITRAMFS_FILES)
 
-KERNEL_IMAGE := $(if $(filter stock,$(KERNEL)),$(BUILD)/bzImage-stock,$(BUILD)/bzImage)
+# KERNEL=stock or debug: build/bzImage-$(KERNEL); otherwise build/bzImage.
+KERNEL_VARIANT := $(filter stock debug,$(KERNEL))
+KERNEL_IMAGE := $(BUILD)/bzImage$(KERNEL_VARIANT:%=-%)
 
 vm-run-usage:
-	@$(if $(value CMD),:,echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock]'; exit 2)
+	@$(if $(value CMD),:,echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug]'; exit 2)
 
 # CMD reaches the guest's shell verbatim, by a file of this run's own: a
 # command line would have make expand its $ and run each of its lines as
 # a recipe of its own.
-vm-run: vm-run-usage initramfs $(if $(filter stock,$(KERNEL)),kernel-stock)
+vm-run: vm-run-usage initramfs $(KERNEL_VARIANT:%=kernel-%)
 	$(eval vm_run_cmd_file := $(shell mktemp $(BUILD)/.vm-run-cmd.XXXXXX))
 	$(file >$(vm_run_cmd_file),$(value CMD))
 	@trap 'rm -f $(vm_run_cmd_file)' EXIT; \

@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
-# Build the guest kernel, patched with kernel/patches/series or stock,
-# out of tree under build/kernel/<variant>/. Incremental: the tree is
-# unpacked and patched again only when the tarball or the series changed,
-# and configured again only when the config fragment changed.
+# Build the guest kernel, patched with kernel/patches/series, stock, or
+# patched with lock debugging, out of tree under build/kernel/<variant>/.
+# Incremental: the tree is unpacked and patched again only when the
+# tarball or the series changed, and configured again only when a config
+# fragment changed.
 set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: $0 [--help] patched|stock
+usage: $0 [--help] patched|stock|debug
 
-Builds build/bzImage (patched) or build/bzImage-stock (stock) from
-\$KERNEL_TARBALL (default /usr/src/linux-source-6.12.tar.xz, Debian
-package linux-source-6.12) and kernel/config/guest.config merged onto
-tinyconfig. Also installs the uapi headers of the tree under
-build/kernel/<variant>/headers.
+Builds from \$KERNEL_TARBALL (default /usr/src/linux-source-6.12.tar.xz,
+Debian package linux-source-6.12) and kernel/config/guest.config merged
+onto tinyconfig:
+  patched  build/bzImage: with kernel/patches/series applied;
+  stock    build/bzImage-stock: the tarball as it is;
+  debug    build/bzImage-debug: the patched tree (the same source
+           directory, built apart) with kernel/config/debug.config
+           merged last: lockdep, sleep-in-atomic and rseq checks, full
+           preemption.
+Also installs the uapi headers of the tree under
+build/kernel/<variant>/headers. One build at a time per source tree:
+another waits for it (patched and debug share one).
 
 Environment: BUILD_DIR (default <project>/build), JOBS (default nproc+1),
-V=1 to show the full build output. One build of a variant at a time:
-another waits for it.
+V=1 to show the full build output.
 EOF
 }
 
 case "${1:-}" in
 -h | --help) usage; exit 0 ;;
-patched | stock) variant=$1 ;;
+patched | stock | debug) variant=$1 ;;
 *) usage >&2; exit 2 ;;
 esac
 
@@ -32,9 +39,22 @@ tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 build=${BUILD_DIR:-$top/build}
 jobs=${JOBS:-$(($(nproc) + 1))}
 patches=$top/kernel/patches
-fragment=$top/kernel/config/guest.config
+config=$top/kernel/config
+# What each variant is built from: a source tree (patched or stock) and
+# config fragments, merged in this order.
+tree=$variant
+fragments=("$config/guest.config")
+image=$build/bzImage-$variant
+case "$variant" in
+patched) image=$build/bzImage ;;
+debug)
+	tree=patched
+	fragments+=("$config/debug.config")
+	;;
+esac
+tree_dir=$build/kernel/$tree
+src=$tree_dir/src
 dir=$build/kernel/$variant
-src=$dir/src
 obj=$dir/obj
 kmake=(make -C "$src" O="$obj" ARCH=x86_64)
 
@@ -57,7 +77,7 @@ series_patches() {
 source_id() {
 	local list=()
 	stat -c '%n %s %Y' "$tarball"
-	if [ "$variant" = patched ]; then
+	if [ "$tree" = patched ]; then
 		mapfile -t list < <(series_patches)
 		(cd "$patches" && sha256sum series "${list[@]}")
 	fi
@@ -67,18 +87,18 @@ source_id() {
 # An existing tree is then updated only where the content differs, so
 # that kbuild rebuilds just what the change touched.
 prepare_source() {
-	local tmp=$dir/src.new p
-	say "unpacking $(basename "$tarball")"
+	local tmp=$tree_dir/src.new p
+	say "unpacking $(basename "$tarball") into ${src#"$build"/}"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	tar -xf "$tarball" -C "$tmp" --strip-components=1
-	if [ "$variant" = patched ]; then
-		series_patches >"$dir/series.list"
+	if [ "$tree" = patched ]; then
+		series_patches >"$tree_dir/series.list"
 		while read -r p; do
 			say "applying $p"
 			patch -d "$tmp" -p1 -F0 -N -s <"$patches/$p" ||
 				die "patch $p does not apply with zero fuzz to $(basename "$tarball")"
-		done <"$dir/series.list"
+		done <"$tree_dir/series.list"
 	fi
 	if [ -d "$src" ]; then
 		say "updating the changed files of the existing tree"
@@ -89,25 +109,27 @@ prepare_source() {
 	fi
 }
 
-# tinyconfig + fragment, then check that no line of the fragment was dropped.
+# tinyconfig + the fragments, then check that no option of them was
+# dropped. Where fragments disagree the last one wins, in merge_config.sh
+# and in the check.
 configure() {
-	local line missing=()
-	say "configuring: tinyconfig + $(basename "$fragment")"
+	local line missing=() names=("${fragments[@]##*/}")
+	say "configuring: tinyconfig + ${names[*]}"
 	mkdir -p "$obj"
 	"${kmake[@]}" -s tinyconfig >"$dir/config.log" 2>&1 ||
 		die "make tinyconfig failed, see $dir/config.log"
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" \
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" \
 		>>"$dir/config.log" 2>&1 || die "merge_config.sh failed, see $dir/config.log"
 	"${kmake[@]}" -s olddefconfig >>"$dir/config.log" 2>&1 ||
 		die "make olddefconfig failed, see $dir/config.log"
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=n) grep -qx "# ${line%=n} is not set" "$obj/.config" || missing+=("$line") ;;
-		CONFIG_*) grep -qx "$line" "$obj/.config" || missing+=("$line") ;;
+		*) grep -qx "$line" "$obj/.config" || missing+=("$line") ;;
 		esac
-	done <"$fragment"
+	done < <(grep -h '^CONFIG_' "${fragments[@]}" | tac | awk -F= '!seen[$1]++')
 	[ ${#missing[@]} -eq 0 ] ||
-		die "options of $(basename "$fragment") dropped by Kconfig (unmet dependencies?): ${missing[*]}"
+		die "options of ${names[*]} dropped by Kconfig (unmet dependencies?): ${missing[*]}"
 }
 
 # Run the build in the background and report progress every 20 s.
@@ -134,28 +156,28 @@ build_image() {
 	say "built in $((SECONDS - start)) s"
 }
 
-mkdir -p "$dir"
-# Several people may build in one BUILD_DIR: one build of a variant at a
-# time. The lock goes with this process and with the build it started.
-exec {lock}<"$dir"
+mkdir -p "$tree_dir" "$dir"
+# Several people may build in one BUILD_DIR. The lock of the source tree
+# covers its source and every build of it (the debug variant's too); it
+# goes with this process and with the build it started.
+exec {lock}<"$tree_dir"
 if ! flock -n "$lock"; then
-	say "waiting for another build of ${dir#"$build"/}"
+	say "waiting for another build of ${tree_dir#"$build"/}"
 	flock "$lock"
 fi
-if [ ! -d "$src" ] || [ "$(source_id)" != "$(cat "$dir/source.stamp" 2>/dev/null)" ]; then
-	rm -f "$dir/source.stamp"
+if [ ! -d "$src" ] || [ "$(source_id)" != "$(cat "$tree_dir/source.stamp" 2>/dev/null)" ]; then
+	rm -f "$tree_dir/source.stamp"
 	prepare_source
-	source_id >"$dir/source.stamp"
+	source_id >"$tree_dir/source.stamp"
 fi
-if [ ! -f "$obj/.config" ] || [ "$(sha256sum <"$fragment")" != "$(cat "$dir/config.stamp" 2>/dev/null)" ]; then
+config_id=$(cat "${fragments[@]}" | sha256sum)
+if [ ! -f "$obj/.config" ] || [ "$config_id" != "$(cat "$dir/config.stamp" 2>/dev/null)" ]; then
 	configure
-	sha256sum <"$fragment" >"$dir/config.stamp"
+	echo "$config_id" >"$dir/config.stamp"
 fi
 build_image
 "${kmake[@]}" -s headers_install INSTALL_HDR_PATH="$dir/headers" >/dev/null
 
-image=$build/bzImage
-[ "$variant" = stock ] && image=$build/bzImage-stock
 cp "$obj/arch/x86/boot/bzImage" "$image.tmp"
 mv "$image.tmp" "$image"
 say "ready: ${image#"$top"/}"
