@@ -34,7 +34,7 @@ help:
 	@echo
 	@echo 'Targets:'
 	@echo '  test          host tests, then vm-test; ends with "N passed, N failed"'
-	@echo '  vm-test       the guest suite on build/bzImage and build/bzImage-stock'
+	@echo '  vm-test       the guest suite on build/bzImage, bzImage-debug and bzImage-stock'
 	@echo '  vm-bench      workloads with and without the preload in the guest [PROFILE=full]'
 	@echo '  host-test     the host tests only'
 	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug]'
@@ -154,10 +154,10 @@ host-test: tests
 	@scripts/install-deps.sh test
 	@tests/run-tests.sh host
 
-vm-test: initramfs kernel-stock
+vm-test: initramfs kernel-debug kernel-stock
 	@tests/run-tests.sh guest
 
-test: tests initramfs kernel-stock
+test: tests initramfs kernel-debug kernel-stock
 	@scripts/install-deps.sh test
 	@tests/run-tests.sh host guest
 

@@ -12,7 +12,8 @@ host:  the test programs of build/tests/host, tests/host/*.sh and, if
        this machine's kernel (the library's fallback path; the ABI
        cases must skip);
 guest: tests/vm-runner-tests.sh, then tests/guest/run-suite.sh in QEMU
-       on build/bzImage (patched) and build/bzImage-stock.
+       on build/bzImage (patched), build/bzImage-debug and
+       build/bzImage-stock.
 Output and logs: build/test/<part>.log. The make targets build what
 this needs first (make test, make host-test, make vm-test).
 EOF
@@ -57,9 +58,9 @@ abi_selftests_on_host() {
 guest_tests() {
 	local kernel image rc
 	run_checked vm-runner "$top/tests/vm-runner-tests.sh"
-	for kernel in patched stock; do
-		image=$build/bzImage
-		[ "$kernel" = stock ] && image=$build/bzImage-stock
+	for kernel in patched debug stock; do
+		image=$build/bzImage-$kernel
+		[ "$kernel" = patched ] && image=$build/bzImage
 		echo "[guest] the suite on $(basename "$image")"
 		rc=0
 		"$top/vm-image/run-vm.sh" --kernel "$image" "sh /tests/run-suite.sh $kernel" || rc=$?
