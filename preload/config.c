@@ -10,8 +10,11 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "glibc-mutex.h"
+#include "real.h"
 #include "sched_state.h"
 #include "stats.h"
+#include "thread.h"
 
 /*
  * The spin bound comes from workloads/futex_cost.c, which measures a
@@ -108,14 +111,22 @@ static unsigned long long read_number(const char *name, unsigned long long min,
 }
 
 /*
- * With lock elision on, glibc turns default mutexes into elided ones at
- * their first lock and keeps state in __elision: leave it all to glibc.
+ * With lock elision on (a tunable, on a CPU with transactional memory),
+ * glibc's lock marks a mutex of type 0 as elided the first time it
+ * locks it, and elides it from then on: libadaptive would then share
+ * mutexes with a lock that never writes the word. Ask glibc what it
+ * does, by the next definition, which reaches it.
  */
-static bool glibc_elision_enabled(void)
+static bool glibc_elides_locks(void)
 {
-	const char *tunables = getenv("GLIBC_TUNABLES");
+	pthread_mutex_t probe = PTHREAD_MUTEX_INITIALIZER;
+	bool elided;
 
-	return tunables && strstr(tunables, "glibc.elision.enable=1");
+	if (real_mutex_lock(&probe))
+		return false;
+	elided = glibc_mutex_kind(&probe) & GLIBC_MUTEX_ELISION;
+	real_mutex_unlock(&probe);
+	return elided;
 }
 
 static void read_config(void)
@@ -131,17 +142,19 @@ static void read_config(void)
 						       DEFAULT_STARVE_US);
 	adaptive_config.stats = read_number("ADAPTIVE_STATS", 0, 1, 0);
 	adaptive_config.policy = adaptive_config.requested;
-	if (adaptive_config.policy != POLICY_GLIBC && glibc_elision_enabled()) {
-		adaptive_warn("glibc lock elision is enabled; leaving all mutexes to glibc");
-		adaptive_config.policy = POLICY_GLIBC;
-	}
 	errno = saved_errno;
 }
 
-static void after_fork_child(void)
+/* Whether the library may take mutexes at all, with a warning if not. */
+static bool library_usable(void)
 {
-	sched_state_after_fork_child();
-	stats_after_fork_child();
+	if (adaptive_config.policy == POLICY_GLIBC)
+		return false;
+	if (glibc_elides_locks()) {
+		adaptive_warn("glibc lock elision is enabled; leaving all mutexes to glibc");
+		return false;
+	}
+	return thread_init();
 }
 
 bool adaptive_init(void)
@@ -153,7 +166,9 @@ bool adaptive_init(void)
 		return state == INIT_ENABLED;
 
 	read_config();
-	if (adaptive_config.policy == POLICY_GLIBC) {
+	real_lookup_all();
+	if (!library_usable()) {
+		adaptive_config.policy = POLICY_GLIBC;
 		__atomic_store_n(&adaptive_init_state, INIT_DISABLED, __ATOMIC_RELEASE);
 		return false;
 	}
@@ -162,8 +177,6 @@ bool adaptive_init(void)
 	/* Without the kernel feature, the sensible bounded spin. */
 	if (adaptive_config.policy == POLICY_SCHED_STATE && !sched_state_supported())
 		adaptive_config.policy = POLICY_SPIN_COUNT;
-	if (pthread_atfork(NULL, NULL, after_fork_child))
-		adaptive_warn("pthread_atfork failed: forked children keep the parent's state");
 	__atomic_store_n(&adaptive_init_state, INIT_ENABLED, __ATOMIC_RELEASE);
 	return true;
 }

@@ -44,7 +44,7 @@ enum adaptive_init_state {
 	/* Initialization runs; calls made meanwhile go to glibc. */
 	INIT_RUNNING,
 	INIT_ENABLED,
-	/* ADAPTIVE_POLICY=glibc, or glibc's lock elision is on. */
+	/* ADAPTIVE_POLICY=glibc, glibc's lock elision is on, or glibc's thread id unknown. */
 	INIT_DISABLED,
 };
 

@@ -13,17 +13,21 @@
  *              may sleep in futex on this word, so unlock must wake one
  *              (sysdeps/nptl/lowlevellock.h). A thread that slept, or that
  *              takes the lock for a condition variable, takes it with 2,
- *              never 1, so that the other sleepers are not forgotten.
- *   __owner    tid of the owner, stored after the lock is taken and
- *              cleared before it is released; 0 in between.
+ *              never 1, so that the other sleepers are not forgotten: the
+ *              one fact of the protocol that the slow path (mutex.c) is
+ *              shaped around.
+ *   __owner    tid of the owner as glibc knows it (glibc_tid(), which
+ *              glibc's condition variables compare it with), stored after
+ *              the lock is taken and cleared before it is released; 0 in
+ *              between.
  *   __count    recursion depth of a recursive mutex.
  *   __nusers   incremented by lock and decremented by unlock, but not by
  *              the condition variables' internal relock and unlock.
  *   __kind     type and flags, below.
- *   __elision  used by glibc only for lock elision, which x86 disables by
- *              default and libadaptive leaves to glibc (the elision flag
- *              below, and config.c): libadaptive keeps its own waiter
- *              state here, see mutex_starving_waiters().
+ *   __elision  glibc's, for lock elision, which libadaptive leaves to
+ *              glibc (the elision flag below, and config.c).
+ *   __list     the list of a robust mutex's owner; libadaptive keeps its
+ *              waiter marks in the others' (waiter-marks.h).
  */
 #ifndef ADAPTIVE_GLIBC_MUTEX_H
 #define ADAPTIVE_GLIBC_MUTEX_H
@@ -35,10 +39,12 @@
 #define GLIBC_MUTEX_TYPE_MASK		0x3
 /*
  * ... and flags above it: robust 16, priority inheritance 32, priority
- * protection 64, process-shared 128, elision 256, and no-elision 512,
- * which pthread_mutexattr_settype(PTHREAD_MUTEX_NORMAL) sets and which
- * changes nothing without elision.
+ * protection 64, process-shared 128, elision 256, which glibc's lock sets
+ * on a mutex of type 0 when it elides locks, and no-elision 512, which
+ * pthread_mutexattr_settype(PTHREAD_MUTEX_NORMAL) sets and which changes
+ * nothing without elision.
  */
+#define GLIBC_MUTEX_ELISION		256
 #define GLIBC_MUTEX_NO_ELISION		512
 
 static inline int glibc_mutex_kind(const pthread_mutex_t *m)
@@ -59,36 +65,6 @@ static inline int glibc_mutex_type(int kind)
 static inline int glibc_mutex_is_simple(int kind)
 {
 	return !(kind & ~(GLIBC_MUTEX_TYPE_MASK | GLIBC_MUTEX_NO_ELISION));
-}
-
-/*
- * libadaptive's waiter state in __elision: bits 0-14 count the waiters
- * that are starving, bit 15 marks the one waiter allowed to spin.
- */
-#define WAITERS_STARVING_MASK		0x7fff
-#define WAITERS_SPINNER			0x8000
-
-static inline unsigned int mutex_starving_waiters(const pthread_mutex_t *m)
-{
-	return (unsigned short) __atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED) &
-	       WAITERS_STARVING_MASK;
-}
-
-static inline void mutex_add_starving(pthread_mutex_t *m, int n)
-{
-	__atomic_fetch_add(&m->__data.__elision, n, __ATOMIC_RELAXED);
-}
-
-/* Become the spinner of @m, unless another waiter is. */
-static inline bool mutex_claim_spinner(pthread_mutex_t *m)
-{
-	return !((unsigned short) __atomic_fetch_or(&m->__data.__elision, (short) WAITERS_SPINNER,
-						    __ATOMIC_RELAXED) & WAITERS_SPINNER);
-}
-
-static inline void mutex_release_spinner(pthread_mutex_t *m)
-{
-	__atomic_fetch_and(&m->__data.__elision, (short) WAITERS_STARVING_MASK, __ATOMIC_RELAXED);
 }
 
 #endif /* ADAPTIVE_GLIBC_MUTEX_H */

@@ -1,11 +1,44 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The contended path of lock, timedlock and clocklock: one loop, shaped
+ * like glibc's __lll_lock_wait (nptl/lowlevellock.c), with spinning
+ * before each sleep and a bound on how long a waiter can be overtaken.
+ */
 #define _GNU_SOURCE
+#include <limits.h>
+
 #include "mutex.h"
 #include "policy.h"
 
 static bool timespec_valid(const struct timespec *ts)
 {
 	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000;
+}
+
+static unsigned long long timespec_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000ULL + ts->tv_nsec;
+}
+
+/*
+ * @abstime on @clockid as a deadline on the monotonic clock, which the
+ * spin phases and the deferral read; the futex sleep itself waits for
+ * @abstime on its own clock.
+ */
+static unsigned long long monotonic_deadline(clockid_t clockid, const struct timespec *abstime,
+					     unsigned long long now)
+{
+	struct timespec clock_now;
+	unsigned long long at, then;
+
+	if (!abstime)
+		return NO_DEADLINE;
+	if (abstime->tv_sec < 0)
+		return now;
+	clock_gettime(clockid, &clock_now);
+	at = timespec_ns(abstime);
+	then = timespec_ns(&clock_now);
+	return at > then ? now + (at - then) : now;
 }
 
 /* Once @w, overtaken, waited past the bound, newcomers stop overtaking it. */
@@ -15,17 +48,8 @@ static void waiter_check_starving(pthread_mutex_t *m, struct waiter *w,
 	if (w->starving || now_ns() - w->start_ns < adaptive_config.starve_ns)
 		return;
 	w->starving = true;
-	mutex_add_starving(m, 1);
+	mutex_add_starving(m);
 	stat_inc(self, STAT_STARVING);
-}
-
-/*
- * Whether @w defers to a starving waiter instead of taking the free lock.
- * A waiter that slept does not: the kernel wakes the oldest sleeper first.
- */
-static bool waiter_defers(const pthread_mutex_t *m, const struct waiter *w)
-{
-	return !w->slept && !w->starving && mutex_starving_waiters(m);
 }
 
 static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
@@ -37,11 +61,9 @@ static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 		stat_inc(self, STAT_SPIN_BOUND);
 }
 
-/*
- * Spin on @m as long as the policy says; true with the lock taken. A
- * waiter that slept takes it with 2, for the sleepers it may leave.
- */
-static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_thread *self)
+/* Spin on @m as long as the policy says; true with the word taken with @val. */
+static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_thread *self,
+			int val)
 {
 	bool single = policy_single_spinner();
 	enum spin_verdict verdict;
@@ -52,9 +74,7 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	waiter_start_spin(w);
 	while ((verdict = waiter_spin_verdict(w, m)) == SPIN_ON) {
 		if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) &&
-		    lock_word_take(m, w->slept ? 2 : 1)) {
-			if (!w->slept)
-				stat_inc(self, STAT_SPIN_WIN);
+		    lock_word_take(m, val)) {
 			taken = true;
 			break;
 		}
@@ -67,33 +87,28 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	return taken;
 }
 
-/* The monotonic time at which @w starts starving, as a futex deadline. */
-static struct timespec starving_deadline(const struct waiter *w)
+/*
+ * A newcomer that finds starving waiters lets them take the free lock:
+ * it sleeps in the futex queue behind them, as if the word were 2,
+ * until an unlock wakes it, it would start starving itself, or its
+ * deadline; the first two bound a wait behind a starving waiter that
+ * gave up (timedlock) or a stale mark. Returns ETIMEDOUT at the
+ * deadline, else 0.
+ */
+static int waiter_defer(pthread_mutex_t *m, const struct waiter *w)
 {
-	unsigned long long at = w->start_ns + adaptive_config.starve_ns;
-	struct timespec ts = { .tv_sec = at / 1000000000ULL, .tv_nsec = at % 1000000000ULL };
+	unsigned long long until = w->start_ns + adaptive_config.starve_ns;
+	struct timespec ts;
 
-	return ts;
+	if (w->deadline_ns < until)
+		until = w->deadline_ns;
+	ts.tv_sec = until / 1000000000ULL;
+	ts.tv_nsec = until % 1000000000ULL;
+	futex_wait(&m->__data.__lock, 0, CLOCK_MONOTONIC, &ts);
+	return until == w->deadline_ns && now_ns() >= until ? ETIMEDOUT : 0;
 }
 
-/*
- * Let a starving waiter take the free lock: sleep in the futex queue
- * behind it, as if the lock word were 2, until an unlock wakes this
- * waiter or it starts starving itself. The deadline keeps it from
- * sleeping on a free lock that nobody will unlock again, if the
- * starving waiter gives up (timedlock).
- */
-static void waiter_defer(pthread_mutex_t *m, struct waiter *w)
-{
-	struct timespec deadline = starving_deadline(w);
-
-	futex_wait(&m->__data.__lock, 0, CLOCK_MONOTONIC, &deadline);
-}
-
-/*
- * Sleep while the lock word is 2, until @abstime on @clockid if given.
- * Returns 0 or ETIMEDOUT.
- */
+/* Sleep while the word is 2, until @abstime on @clockid if given. */
 static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abstime)
 {
 	if (abstime && abstime->tv_sec < 0)
@@ -102,59 +117,72 @@ static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abs
 }
 
 /*
- * The contended path: spin as long as the policy says, then sleep with
- * glibc's protocol (__lll_lock_wait in nptl/lowlevellock.c), and spin
- * again after each wake-up. Returns 0 with the lock taken, ETIMEDOUT or
- * EINVAL without.
+ * A newcomer spins, and takes the free word with 1: it leaves no
+ * sleeper behind. Unless it takes the lock spinning, it then queues:
+ * from there on it takes the word with 2 only, since other sleepers may
+ * remain that the next unlock must wake (glibc-mutex.h), and it no
+ * longer defers to starving waiters (the futex queue is served in
+ * order), but may starve itself when it wakes to a lock taken again.
+ * Returns 0 with the lock taken, or ETIMEDOUT.
  */
-int adaptive_lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
-			   const struct timespec *abstime)
+static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thread *self,
+		       clockid_t clockid, const struct timespec *abstime)
+{
+	int *word = &m->__data.__lock;
+	int ret;
+
+	if (waiter_spin(m, w, self, 1)) {
+		stat_inc(self, STAT_SPIN_WIN);
+		return 0;
+	}
+	if (mutex_starving_waiters(m)) {
+		ret = waiter_defer(m, w);
+		waiter_check_starving(m, w, self);
+		if (ret)
+			return lock_word_take(m, 2) ? 0 : ETIMEDOUT;
+	}
+	/* Queued: from here on, the word is taken with 2. */
+	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE)) {
+		stat_inc(self, STAT_FUTEX_SLEEP);
+		ret = waiter_sleep(word, clockid, abstime);
+		if (ret)
+			return ret;
+		if (waiter_spin(m, w, self, 2))
+			return 0;
+		/* Only a sleeper that wakes to a taken lock was overtaken. */
+		waiter_check_starving(m, w, self);
+	}
+	return 0;
+}
+
+/* Returns 0 with the lock word taken, ETIMEDOUT or EINVAL without. */
+static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
+			 const struct timespec *abstime)
 {
 	struct waiter w = { .start_ns = now_ns() };
-	int *word = &m->__data.__lock;
-	int ret = 0, val;
+	int ret;
 
+	thread_enter_process(self);
+	marks_forget_stale(m);
 	stat_inc(self, STAT_CONTENDED);
 	/* POSIX: EINVAL when the call would block with a bad timeout. */
 	if (abstime && !timespec_valid(abstime))
-		return EINVAL;
-	for (;;) {
-		if (waiter_spin(m, &w, self))
-			goto out;
-
-		val = __atomic_load_n(word, __ATOMIC_RELAXED);
-		if (!val) {
-			if (waiter_defers(m, &w)) {
-				waiter_defer(m, &w);
-				/* Queued once: it defers no more, as sleepers do not. */
-				w.slept = true;
-				waiter_check_starving(m, &w, self);
-			} else if (lock_word_take(m, 2)) {
-				goto out;
-			}
-			continue;
-		}
-		/* assertion: a sleeper finds 2 in the word, so unlock wakes one. */
-		if (val == 1 && !__atomic_compare_exchange_n(word, &val, 2, false, __ATOMIC_ACQUIRE,
-							     __ATOMIC_RELAXED))
-			continue;
-		stat_inc(self, STAT_FUTEX_SLEEP);
-		ret = waiter_sleep(word, clockid, abstime);
-		w.slept = true;
-		if (ret)
-			goto out;
-		/*
-		 * A sleeper is overtaken when it wakes to a taken lock: only
-		 * then may it be starving. A long queue alone is not unfair.
-		 */
-		if (lock_word_take(m, 2))
-			goto out;
-		waiter_check_starving(m, &w, self);
-	}
-out:
+		return lock_word_take(m, 1) ? 0 : EINVAL;
+	w.deadline_ns = monotonic_deadline(clockid, abstime, w.start_ns);
+	ret = waiter_wait(m, &w, self, clockid, abstime);
 	if (w.starving)
-		mutex_add_starving(m, -1);
+		mutex_remove_starving(m);
 	if (w.fallback)
 		stat_inc(self, STAT_FALLBACK);
+	return ret;
+}
+
+int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_thread *self,
+				  clockid_t clockid, const struct timespec *abstime)
+{
+	int ret = lock_slowpath(m, self, clockid, abstime);
+
+	if (!ret)
+		mutex_set_owner(m, type, self);
 	return ret;
 }

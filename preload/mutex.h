@@ -14,12 +14,17 @@
 #include <time.h>
 
 #include "glibc-mutex.h"
-#include "sched_state.h"
 #include "stats.h"
 #include "syscall.h"
+#include "thread.h"
+#include "waiter-marks.h"
 
-int adaptive_lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
-			   const struct timespec *abstime);
+/*
+ * Wait for @m, then take it as adaptive_mutex_lock() does; out of line,
+ * so that the fast path saves no register for it.
+ */
+int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_thread *self,
+				  clockid_t clockid, const struct timespec *abstime);
 
 static inline bool lock_word_take(pthread_mutex_t *m, int val)
 {
@@ -42,10 +47,10 @@ static inline bool lock_word_take_fast(pthread_mutex_t *m)
 	return lock_word_take(m, 1);
 }
 
-/* The bookkeeping of a lock taken by @self, as glibc does it. */
+/* The bookkeeping of a lock taken by @self, as glibc does it; @self counts it. */
 static inline void mutex_set_owner(pthread_mutex_t *m, int type, struct adaptive_thread *self)
 {
-	m->__data.__owner = self->tid;
+	m->__data.__owner = glibc_tid();
 	m->__data.__nusers++;
 	if (type == PTHREAD_MUTEX_RECURSIVE_NP)
 		m->__data.__count = 1;
@@ -56,11 +61,11 @@ static inline void mutex_set_owner(pthread_mutex_t *m, int type, struct adaptive
  * The relocking checks of recursive and error-checking mutexes. Returns
  * -1 when the lock must still be taken, else the result of the call.
  */
-static inline int mutex_relock(pthread_mutex_t *m, int type, const struct adaptive_thread *self)
+static inline int mutex_relock(pthread_mutex_t *m, int type)
 {
 	if (type != PTHREAD_MUTEX_RECURSIVE_NP && type != PTHREAD_MUTEX_ERRORCHECK_NP)
 		return -1;
-	if (m->__data.__owner != self->tid)
+	if (m->__data.__owner != glibc_tid())
 		return -1;
 	if (type == PTHREAD_MUTEX_ERRORCHECK_NP)
 		return EDEADLK;
@@ -70,29 +75,28 @@ static inline int mutex_relock(pthread_mutex_t *m, int type, const struct adapti
 	return 0;
 }
 
-/* pthread_mutex_lock, timedlock (@abstime on @clockid) and clocklock. */
-static inline int adaptive_mutex_lock(pthread_mutex_t *m, int type, clockid_t clockid,
-				      const struct timespec *abstime)
+/*
+ * pthread_mutex_lock, timedlock (@abstime on @clockid) and clocklock,
+ * by @self (adaptive_thread_self()).
+ */
+static inline int adaptive_mutex_lock(pthread_mutex_t *m, int type, struct adaptive_thread *self,
+				      clockid_t clockid, const struct timespec *abstime)
 {
-	struct adaptive_thread *self = adaptive_thread_self();
-	int ret = mutex_relock(m, type, self);
+	int ret = mutex_relock(m, type);
 
 	if (ret >= 0)
 		return ret;
-	/* Starving waiters are owed the lock first. */
-	if (__builtin_expect(mutex_starving_waiters(m) || !lock_word_take_fast(m), 0)) {
-		ret = adaptive_lock_slowpath(m, self, clockid, abstime);
-		if (ret)
-			return ret;
-	}
+	/* Marks: starving waiters may be owed the lock first. */
+	if (__builtin_expect(mutex_has_marks(m) || !lock_word_take_fast(m), 0))
+		return adaptive_mutex_lock_contended(m, type, self, clockid, abstime);
 	mutex_set_owner(m, type, self);
 	return 0;
 }
 
-static inline int adaptive_mutex_trylock(pthread_mutex_t *m, int type)
+static inline int adaptive_mutex_trylock(pthread_mutex_t *m, int type,
+					 struct adaptive_thread *self)
 {
-	struct adaptive_thread *self = adaptive_thread_self();
-	int ret = mutex_relock(m, type, self);
+	int ret = mutex_relock(m, type);
 
 	/* glibc's trylock reports EBUSY, not EDEADLK, for an error-checking relock. */
 	if (ret == EDEADLK)
@@ -110,7 +114,7 @@ static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int type)
 	int *word = &m->__data.__lock;
 
 	if (type == PTHREAD_MUTEX_RECURSIVE_NP || type == PTHREAD_MUTEX_ERRORCHECK_NP) {
-		if (m->__data.__owner != adaptive_thread_self()->tid)
+		if (m->__data.__owner != glibc_tid())
 			return EPERM;
 		if (type == PTHREAD_MUTEX_ERRORCHECK_NP && !*word)
 			return EPERM;

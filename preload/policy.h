@@ -13,21 +13,25 @@
 #include "config.h"
 #include "glibc-mutex.h"
 #include "sched_state.h"
+#include "waiter-marks.h"
 
 /* One thread waiting for one mutex, from its first failed attempt. */
 struct waiter {
+	/* Monotonic times: the first failed attempt, the caller's deadline. */
 	unsigned long long start_ns;
-	/* Deadline of the current spin phase, for the time-bounded policies. */
+	unsigned long long deadline_ns;
+	/* End of the current spin phase: its time bound, or the deadline. */
 	unsigned long long phase_end_ns;
 	/* Iterations of the current spin phase. */
 	unsigned int spins;
-	/* It slept in futex, so it must take the lock with 2 (glibc-mutex.h). */
-	bool slept;
-	/* It waited past the starvation bound and is counted as starving. */
+	/* It waited past the starvation bound and is counted in the marks. */
 	bool starving;
 	/* It spun against an owner whose state it could not find. */
 	bool fallback;
 };
+
+/* The deadline of a call without one. */
+#define NO_DEADLINE	(~0ULL)
 
 enum spin_verdict {
 	SPIN_ON,
@@ -64,24 +68,39 @@ static inline bool policy_is_time_bounded(void)
 	return adaptive_config.policy == POLICY_SCHED_STATE || adaptive_config.policy == POLICY_SPIN;
 }
 
+/* A spin phase ends at its bound, and never after the caller's deadline. */
 static inline void waiter_start_spin(struct waiter *w)
 {
+	unsigned long long bound;
+
 	w->spins = 0;
-	if (policy_is_time_bounded())
-		w->phase_end_ns = now_ns() + adaptive_config.spin_ns;
+	w->phase_end_ns = w->deadline_ns;
+	if (policy_is_time_bounded()) {
+		bound = now_ns() + adaptive_config.spin_ns;
+		if (bound < w->phase_end_ns)
+			w->phase_end_ns = bound;
+	}
 }
 
 /* Reading the clock costs about as much as a pause: look every 16 spins. */
+static inline bool spin_past_phase_end(struct waiter *w)
+{
+	return !(w->spins & 15) && now_ns() >= w->phase_end_ns;
+}
+
 static inline enum spin_verdict spin_within_time(struct waiter *w)
 {
-	if ((++w->spins & 15) || now_ns() < w->phase_end_ns)
-		return SPIN_ON;
-	return SPIN_STOP_BOUND;
+	w->spins++;
+	return spin_past_phase_end(w) ? SPIN_STOP_BOUND : SPIN_ON;
 }
 
 static inline enum spin_verdict spin_within_count(struct waiter *w)
 {
-	return w->spins++ < adaptive_config.spin_count ? SPIN_ON : SPIN_STOP_BOUND;
+	if (w->spins++ >= adaptive_config.spin_count)
+		return SPIN_STOP_BOUND;
+	if (w->deadline_ns != NO_DEADLINE && spin_past_phase_end(w))
+		return SPIN_STOP_BOUND;
+	return SPIN_ON;
 }
 
 /*

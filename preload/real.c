@@ -6,36 +6,41 @@
 #include "config.h"
 #include "real.h"
 
-/* glibc's definition of @name at version GLIBC_2.34, looked up once. */
-static void *glibc_symbol(void **cache, const char *name)
-{
-	void *fn = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+static const char *const real_names[NR_REAL_FNS] = {
+	[REAL_MUTEX_LOCK] = "pthread_mutex_lock",
+	[REAL_MUTEX_TRYLOCK] = "pthread_mutex_trylock",
+	[REAL_MUTEX_UNLOCK] = "pthread_mutex_unlock",
+	[REAL_MUTEX_TIMEDLOCK] = "pthread_mutex_timedlock",
+	[REAL_MUTEX_CLOCKLOCK] = "pthread_mutex_clocklock",
+	[REAL_MTX_LOCK] = "mtx_lock",
+	[REAL_MTX_TRYLOCK] = "mtx_trylock",
+	[REAL_MTX_UNLOCK] = "mtx_unlock",
+	[REAL_MTX_TIMEDLOCK] = "mtx_timedlock",
+};
 
-	if (fn)
-		return fn;
-	fn = dlvsym(RTLD_NEXT, name, "GLIBC_2.34");
-	if (!fn) {
-		adaptive_warn("glibc has no %s@GLIBC_2.34", name);
+void *real_fns[NR_REAL_FNS];
+
+/*
+ * The default version, as a program linked today binds to it: the
+ * older versions of these symbols are the same functions in glibc.
+ * Threads that race here store the same pointer.
+ */
+void *real_lookup(enum real_fn fn)
+{
+	void *p = dlsym(RTLD_NEXT, real_names[fn]);
+
+	if (!p) {
+		adaptive_warn("no next definition of %s: %s", real_names[fn], dlerror());
 		abort();
 	}
-	__atomic_store_n(cache, fn, __ATOMIC_RELEASE);
-	return fn;
+	__atomic_store_n(&real_fns[fn], p, __ATOMIC_RELEASE);
+	return p;
 }
 
-int real_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
+void real_lookup_all(void)
 {
-	static void *fn;
-	int (*timedlock)(pthread_mutex_t *, const struct timespec *) =
-		glibc_symbol(&fn, "pthread_mutex_timedlock");
+	int fn;
 
-	return timedlock(m, abstime);
-}
-
-int real_mutex_clocklock(pthread_mutex_t *m, clockid_t clockid, const struct timespec *abstime)
-{
-	static void *fn;
-	int (*clocklock)(pthread_mutex_t *, clockid_t, const struct timespec *) =
-		glibc_symbol(&fn, "pthread_mutex_clocklock");
-
-	return clocklock(m, clockid, abstime);
+	for (fn = 0; fn < NR_REAL_FNS; fn++)
+		real_fn(fn);
 }

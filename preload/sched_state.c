@@ -16,20 +16,7 @@
 /* The kernel's PID_MAX_LIMIT on 64-bit, if /proc cannot tell pid_max. */
 #define PID_MAX_LIMIT		(4 * 1024 * 1024)
 
-__thread struct adaptive_thread adaptive_self __attribute__((tls_model("initial-exec")));
-
 struct sched_state_table sched_state_table;
-
-/* Its destructor runs when a thread that used the library exits. */
-static pthread_key_t thread_exit_key;
-
-const char *const rseq_mode_names[NR_RSEQ_MODES] = {
-	[RSEQ_MODE_NONE] = "none",
-	[RSEQ_MODE_ATTACHED] = "attached",
-	[RSEQ_MODE_OWN] = "own",
-	[RSEQ_MODE_UNSUPPORTED] = "unsupported",
-	[RSEQ_MODE_FOREIGN] = "foreign",
-};
 
 bool sched_state_supported(void)
 {
@@ -55,24 +42,11 @@ static unsigned int read_pid_max(void)
 	return n > 0 && n <= PID_MAX_LIMIT ? n : PID_MAX_LIMIT;
 }
 
-static bool attached(const struct adaptive_thread *self)
+void sched_state_thread_exit(struct adaptive_thread *self)
 {
-	return self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN;
-}
-
-/*
- * A thread that exits stops publishing a state: the kernel clears
- * ON_CPU at exit, and the slot stops claiming the tid, so that a waiter
- * does not trust it for a later thread that reuses the tid.
- */
-static void thread_exit(void *arg)
-{
-	struct adaptive_thread *self = arg;
-
-	if (attached(self))
+	if (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN)
 		__atomic_store_n(&sched_state_table.slots[self->tid].state.tid, 0,
 				 __ATOMIC_RELAXED);
-	stats_thread_exit(self);
 }
 
 static long sched_state_prctl(unsigned long cmd, void *state)
@@ -98,11 +72,7 @@ void sched_state_init(void)
 	unsigned int nr_slots;
 	size_t len;
 	void *slots;
-	int ret;
 
-	ret = pthread_key_create(&thread_exit_key, thread_exit);
-	if (ret)
-		adaptive_warn("pthread_key_create: %s: threads leave stale states", strerror(ret));
 	if (!kernel_has_sched_state())
 		return;
 	nr_slots = read_pid_max();
@@ -116,29 +86,27 @@ void sched_state_init(void)
 		return;
 	}
 	sched_state_table.slots = slots;
-	sched_state_table.generation = 1;
 	sched_state_table.nr_slots = nr_slots;
 }
 
 /*
- * Attach the slot of @self to the thread's rseq registration. glibc
- * 2.35+ registers every thread, unless GLIBC_TUNABLES has
+ * glibc 2.35+ registers every thread, unless GLIBC_TUNABLES has
  * glibc.pthread.rseq=0: its registration stays as it is, and ours is
  * made only for a thread that has none (ENXIO).
  */
-static enum rseq_mode attach_thread(struct adaptive_thread *self)
+static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid)
 {
 	struct sched_state_slot *slot;
 	enum rseq_mode mode = RSEQ_MODE_ATTACHED;
 	long ret;
 
-	if ((unsigned int) self->tid >= sched_state_table.nr_slots)
+	if ((unsigned int) tid >= sched_state_table.nr_slots)
 		return RSEQ_MODE_FOREIGN;
-	slot = &sched_state_table.slots[self->tid];
-	slot->generation = sched_state_table.generation;
+	slot = &sched_state_table.slots[tid];
+	slot->epoch = process_epoch;
 	/* The kernel writes 0 here when it accepts the state. */
 	__atomic_store_n(&slot->state.version, UINT32_MAX, __ATOMIC_RELAXED);
-	__atomic_store_n(&slot->state.tid, self->tid, __ATOMIC_RELEASE);
+	__atomic_store_n(&slot->state.tid, tid, __ATOMIC_RELEASE);
 
 	ret = sched_state_prctl(PR_RSEQ_SCHED_STATE_SET, &slot->state);
 	if (ret == -ENXIO) {
@@ -157,26 +125,7 @@ static enum rseq_mode attach_thread(struct adaptive_thread *self)
 	return RSEQ_MODE_FOREIGN;
 }
 
-void adaptive_thread_first_use(struct adaptive_thread *self)
+enum rseq_mode sched_state_attach(struct adaptive_thread *self, int tid)
 {
-	self->tid = raw_gettid();
-	self->mode = sched_state_supported() ? attach_thread(self) : RSEQ_MODE_UNSUPPORTED;
-	stats_thread_start(self);
-	pthread_setspecific(thread_exit_key, self);
-}
-
-/*
- * The child of fork() runs on with the calling thread only, under a new
- * tid, and with no state attached (the kernel attaches none to a
- * child); it keeps the calling thread's registration, whoever made it.
- * Invalidate the slots of the parent's threads, and attach again at the
- * next use.
- */
-void sched_state_after_fork_child(void)
-{
-	struct adaptive_thread *self = &adaptive_self;
-
-	sched_state_table.generation++;
-	self->tid = 0;
-	self->mode = RSEQ_MODE_NONE;
+	return sched_state_supported() ? attach_slot(self, tid) : RSEQ_MODE_UNSUPPORTED;
 }

@@ -8,9 +8,9 @@
  * mapped once and never unmapped: a waiter may read the state of an
  * owner that has exited, whose tid may even be reused, and must never
  * touch freed memory (the lifetime point raised in the RFC's review).
- * A slot is trusted only if its tid is the owner's, its generation the
- * process's (bumped in a forked child, where the parent's other threads
- * do not exist) and the kernel acknowledged it (version 0).
+ * A slot is trusted only if its tid is the owner's, its epoch the
+ * process's (thread.h: a forked child trusts none of its parent's
+ * threads) and the kernel acknowledged it (version 0).
  */
 #ifndef ADAPTIVE_SCHED_STATE_H
 #define ADAPTIVE_SCHED_STATE_H
@@ -19,56 +19,17 @@
 #include <stdint.h>
 
 #include "rseq-abi.h"
-
-enum rseq_mode {
-	/* Not attached yet. */
-	RSEQ_MODE_NONE,
-	/* Attached to the registration the thread had (glibc's, as a rule). */
-	RSEQ_MODE_ATTACHED,
-	/* The thread had no registration: ours registered, then attached. */
-	RSEQ_MODE_OWN,
-	/* The kernel cannot attach a sched_state. */
-	RSEQ_MODE_UNSUPPORTED,
-	/* Another state is attached, or attaching failed: left alone. */
-	RSEQ_MODE_FOREIGN,
-	NR_RSEQ_MODES
-};
-
-struct adaptive_stats;
-
-struct adaptive_thread {
-	/* Registered only for a thread that had no registration. */
-	struct rseq_abi rseq;
-	/* 0 until the thread first uses the library. */
-	int tid;
-	enum rseq_mode mode;
-	struct adaptive_stats *stats;
-};
-
-extern __thread struct adaptive_thread adaptive_self __attribute__((tls_model("initial-exec")));
-
-void adaptive_thread_first_use(struct adaptive_thread *self);
-
-/* The calling thread, its state attached on its first use. */
-static inline struct adaptive_thread *adaptive_thread_self(void)
-{
-	struct adaptive_thread *self = &adaptive_self;
-
-	if (__builtin_expect(!self->tid, 0))
-		adaptive_thread_first_use(self);
-	return self;
-}
+#include "thread.h"
 
 struct sched_state_slot {
 	struct rseq_abi_sched_state state;
-	uint32_t generation;
+	uint32_t epoch;
 } __attribute__((aligned(64)));
 
 struct sched_state_table {
 	struct sched_state_slot *slots;
 	/* Number of slots: tids from 0 to nr_slots - 1; 0 if unsupported. */
 	unsigned int nr_slots;
-	uint32_t generation;
 };
 
 extern struct sched_state_table sched_state_table;
@@ -76,7 +37,7 @@ extern struct sched_state_table sched_state_table;
 /*
  * The scheduler state published by thread @tid, or NULL when there is
  * none to trust (kernel without the feature, no state attached, thread
- * gone, slot of another generation).
+ * gone, slot of another process).
  */
 static inline const struct rseq_abi_sched_state *sched_state_of(int tid)
 {
@@ -86,7 +47,7 @@ static inline const struct rseq_abi_sched_state *sched_state_of(int tid)
 		return NULL;
 	slot = &sched_state_table.slots[tid];
 	if (__atomic_load_n(&slot->state.tid, __ATOMIC_RELAXED) != (uint32_t) tid ||
-	    __atomic_load_n(&slot->generation, __ATOMIC_RELAXED) != sched_state_table.generation ||
+	    __atomic_load_n(&slot->epoch, __ATOMIC_RELAXED) != process_epoch ||
 	    __atomic_load_n(&slot->state.version, __ATOMIC_RELAXED) != 0)
 		return NULL;
 	return &slot->state;
@@ -100,8 +61,15 @@ static inline bool sched_state_on_cpu(const struct rseq_abi_sched_state *state)
 /* Probe the kernel feature and map the table; called once. */
 void sched_state_init(void);
 bool sched_state_supported(void);
-void sched_state_after_fork_child(void);
 
-extern const char *const rseq_mode_names[NR_RSEQ_MODES];
+/* Attach the slot of @tid to the calling thread; returns how it went. */
+enum rseq_mode sched_state_attach(struct adaptive_thread *self, int tid);
+
+/*
+ * The thread is exiting: its slot stops claiming its tid, so that a
+ * waiter does not trust it for a later thread that reuses the tid (the
+ * kernel clears ON_CPU at exit).
+ */
+void sched_state_thread_exit(struct adaptive_thread *self);
 
 #endif /* ADAPTIVE_SCHED_STATE_H */

@@ -81,8 +81,7 @@ void stats_thread_exit(struct adaptive_thread *self)
 		__atomic_store_n(&self->stats->in_use, 0, __ATOMIC_RELEASE);
 }
 
-/* The child counts its own work only. */
-void stats_after_fork_child(void)
+void stats_new_process(void)
 {
 	struct adaptive_stats *block, *next;
 
@@ -92,7 +91,6 @@ void stats_after_fork_child(void)
 		block->next = next;
 	}
 	memset(&overflow_block, 0, sizeof(overflow_block));
-	adaptive_self.stats = NULL;
 	stats_pid = getpid();
 }
 

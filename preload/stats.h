@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "config.h"
-#include "sched_state.h"
+#include "thread.h"
 
 enum stat_counter {
 	/* Mutexes taken by libadaptive: lock, trylock, timedlock. */
@@ -46,14 +46,16 @@ struct adaptive_stats {
 
 static inline void stat_inc(struct adaptive_thread *self, enum stat_counter counter)
 {
-	if (__builtin_expect(adaptive_config.stats, 0))
+	/* No block: a vfork() child's stand-in (thread.h). */
+	if (__builtin_expect(adaptive_config.stats, 0) && self->stats)
 		self->stats->count[counter]++;
 }
 
 void stats_init(void);
 void stats_thread_start(struct adaptive_thread *self);
 void stats_thread_exit(struct adaptive_thread *self);
-void stats_after_fork_child(void);
+/* A forked child counts its own work only. */
+void stats_new_process(void);
 /* Print the counters once, at exit or _exit. */
 void stats_report(void);
 

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,10 +23,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "waiter-marks.h"
 
 /* glibc's lock word of a PI mutex holds the owner's tid (FUTEX_TID_MASK). */
 #define FUTEX_TID_MASK 0x3fffffff
@@ -49,6 +52,14 @@ static void test_interposed_symbols(void)
 		{ "pthread_mutex_timedlock", "GLIBC_2.34" },
 		{ "pthread_mutex_clocklock", "GLIBC_2.30" },
 		{ "pthread_mutex_clocklock", "GLIBC_2.34" },
+		{ "mtx_lock", "GLIBC_2.28" },
+		{ "mtx_lock", "GLIBC_2.34" },
+		{ "mtx_trylock", "GLIBC_2.28" },
+		{ "mtx_trylock", "GLIBC_2.34" },
+		{ "mtx_timedlock", "GLIBC_2.28" },
+		{ "mtx_timedlock", "GLIBC_2.34" },
+		{ "mtx_unlock", "GLIBC_2.28" },
+		{ "mtx_unlock", "GLIBC_2.34" },
 	};
 	size_t i;
 
@@ -694,6 +705,258 @@ static void test_fork_from_multithreaded(void)
 	CHECK(!x.broken && x.counter == 3L * 20000, "parent counter %ld", x.counter);
 }
 
+/* A child's exit status, 0 when the child exited 0 within @seconds. */
+static int child_result(pid_t pid, unsigned int seconds)
+{
+	unsigned long long deadline = now_ns() + seconds * 1000000000ULL;
+	int status;
+	pid_t got;
+
+	while ((got = waitpid(pid, &status, WNOHANG)) == 0 && now_ns() < deadline)
+		sleep_ms(5);
+	if (!got) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Fork while waiters that often sleep in the critical section contend
+ * for the mutex the forking thread holds: the child, alone, must lock
+ * and unlock it as fast as without waiters. A child that inherited the
+ * parent's starving waiters would wait for each of them in vain.
+ */
+static void test_fork_child_has_no_parent_waiters(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct exclusion x = { .mutex = &m, .loops = 400, .block_every = 1 };
+	pthread_t threads[4];
+	int i, result;
+	pid_t pid;
+
+	for (i = 0; i < 4; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, exclusion_thread, &x));
+	for (i = 0; i < 10; i++) {
+		sleep_ms(20);
+		CHECK_OK(pthread_mutex_lock(&m));
+		pid = fork();
+		CHECK_SYS(pid);
+		if (!pid) {
+			unsigned long long start = now_ns();
+			int j;
+
+			pthread_mutex_unlock(&m);
+			for (j = 0; j < 2000; j++) {
+				pthread_mutex_lock(&m);
+				pthread_mutex_unlock(&m);
+			}
+			/* glibc: well under 1 ms; a wait per pair: seconds. */
+			_exit(now_ns() - start < 500000000ULL ? 0 : 1);
+		}
+		CHECK_OK(pthread_mutex_unlock(&m));
+		result = child_result(pid, 30);
+		CHECK(result == 0, "child %d: %s", i,
+		      result == 1 ? "2000 lock/unlock pairs took over 500 ms" : "failed or hung");
+	}
+	for (i = 0; i < 4; i++)
+		CHECK_OK(pthread_join(threads[i], NULL));
+	CHECK(!x.broken && x.counter == 4L * 400, "parent counter %ld", x.counter);
+}
+
+/*
+ * What glibc's condition variable checks of an error-checking mutex
+ * locked through libadaptive: the owner is the caller, as glibc knows
+ * it. Exit status 0 if so, else which step failed.
+ */
+static int errorcheck_timedwait(void)
+{
+	pthread_mutex_t m;
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	struct timespec deadline;
+	pthread_mutexattr_t attr;
+	int ret;
+
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
+	pthread_mutex_init(&m, &attr);
+	if (pthread_mutex_lock(&m))
+		return 10;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_nsec += 10000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
+	}
+	ret = pthread_cond_timedwait(&cond, &m, &deadline);
+	if (ret)
+		return ret == ETIMEDOUT ? (pthread_mutex_unlock(&m) ? 12 : 0) : 11;
+	return 13;
+}
+
+static const char *errorcheck_timedwait_failure(int result)
+{
+	switch (result) {
+	case 10:
+		return "lock failed";
+	case 11:
+		return "pthread_cond_timedwait did not time out (EPERM: owner is not the caller)";
+	case 12:
+		return "unlock after the wait failed";
+	case 13:
+		return "pthread_cond_timedwait returned 0";
+	default:
+		return "the child failed or hung";
+	}
+}
+
+static void check_child_errorcheck_timedwait(const char *how, pid_t pid)
+{
+	int result;
+
+	CHECK_SYS(pid);
+	if (!pid)
+		_exit(errorcheck_timedwait());
+	result = child_result(pid, 30);
+	CHECK(result == 0, "%s: %s", how, errorcheck_timedwait_failure(result));
+}
+
+/* A mutex operation in this thread, so that the library knows it. */
+static void use_library(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+	CHECK_OK(pthread_mutex_lock(&m));
+	CHECK_OK(pthread_mutex_unlock(&m));
+}
+
+static int atfork_child_result = -1;
+
+static void atfork_child_locks(void)
+{
+	atfork_child_result = errorcheck_timedwait();
+}
+
+/* fork() children, atfork handlers among them, and _Fork() children. */
+static void test_fork_child_is_its_own_owner(void)
+{
+	int result;
+	pid_t pid;
+
+	use_library();
+	check_child_errorcheck_timedwait("fork()", fork());
+	check_child_errorcheck_timedwait("_Fork()", _Fork());
+
+	/* A handler registered now runs after any the library might have. */
+	CHECK_OK(pthread_atfork(NULL, NULL, atfork_child_locks));
+	pid = fork();
+	CHECK_SYS(pid);
+	if (!pid)
+		_exit(atfork_child_result);
+	result = child_result(pid, 30);
+	CHECK(result == 0, "in an atfork child handler: %s", errorcheck_timedwait_failure(result));
+}
+
+static void *vfork_thread(void *arg)
+{
+	bool used = *(bool *) arg;
+	pid_t pid;
+
+	if (used)
+		use_library();
+	pid = vfork();
+	if (!pid)
+		_exit(errorcheck_timedwait());
+	return (void *) (long) (pid < 0 ? -1 : child_result(pid, 30));
+}
+
+/*
+ * vfork() children run on their parent thread's memory and glibc
+ * descriptor: the owner glibc checks is the parent thread's id. A
+ * thread that never used the library must not be set up in the child,
+ * which would write into the parent.
+ */
+static void test_vfork_child_is_its_own_owner(void)
+{
+	bool used[] = { false, true };
+	pthread_t thread;
+	void *result;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		CHECK_OK(pthread_create(&thread, NULL, vfork_thread, &used[i]));
+		CHECK_OK(pthread_join(thread, &result));
+		CHECK(result == 0, "vfork() from a thread that %s the library: %s",
+		      used[i] ? "used" : "never used", errorcheck_timedwait_failure((long) result));
+		/* The parent thread's own use of the library still works. */
+		CHECK_OK(pthread_create(&thread, NULL, vfork_thread, &used[1]));
+		CHECK_OK(pthread_join(thread, &result));
+		CHECK(result == 0, "vfork() after vfork(): %s",
+		      errorcheck_timedwait_failure((long) result));
+	}
+}
+
+static int mtx_elsewhere_result;
+
+static void *mtx_trylock_thread(void *arg)
+{
+	mtx_elsewhere_result = mtx_trylock(arg);
+	if (mtx_elsewhere_result == thrd_success)
+		mtx_unlock(arg);
+	return NULL;
+}
+
+static int mtx_trylock_elsewhere(mtx_t *m)
+{
+	pthread_t thread;
+
+	CHECK_OK(pthread_create(&thread, NULL, mtx_trylock_thread, m));
+	CHECK_OK(pthread_join(thread, NULL));
+	return mtx_elsewhere_result;
+}
+
+static void *mtx_timedlock_thread(void *arg)
+{
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 20);
+
+	mtx_elsewhere_result = mtx_timedlock(arg, &deadline);
+	return NULL;
+}
+
+/* C11 mutexes: the results of <threads.h>, from glibc or from us. */
+static void test_c11_mtx(void)
+{
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 1000);
+	mtx_t m, r;
+	pthread_t thread;
+
+	CHECK(mtx_init(&m, mtx_timed) == thrd_success, "mtx_init(mtx_timed)");
+	CHECK(mtx_init(&r, mtx_plain | mtx_recursive) == thrd_success, "mtx_init(recursive)");
+	CHECK(mtx_lock(&m) == thrd_success, "mtx_lock");
+	CHECK(mtx_trylock_elsewhere(&m) == thrd_busy, "mtx_trylock of a held mutex");
+	CHECK_OK(pthread_create(&thread, NULL, mtx_timedlock_thread, &m));
+	CHECK_OK(pthread_join(thread, NULL));
+	CHECK(mtx_elsewhere_result == thrd_timedout, "mtx_timedlock: %d, not thrd_timedout",
+	      mtx_elsewhere_result);
+	CHECK(mtx_unlock(&m) == thrd_success, "mtx_unlock");
+	CHECK(mtx_timedlock(&m, &deadline) == thrd_success, "mtx_timedlock of a free mutex");
+	CHECK(mtx_unlock(&m) == thrd_success, "mtx_unlock");
+	CHECK(mtx_trylock_elsewhere(&m) == thrd_success, "mtx_trylock of a free mutex");
+
+	CHECK(mtx_lock(&r) == thrd_success && mtx_lock(&r) == thrd_success, "recursive relock");
+	CHECK(mtx_trylock(&r) == thrd_success, "recursive trylock");
+	CHECK(mtx_trylock_elsewhere(&r) == thrd_busy, "held recursive mutex taken elsewhere");
+	CHECK(mtx_unlock(&r) == thrd_success && mtx_unlock(&r) == thrd_success &&
+	      mtx_unlock(&r) == thrd_success, "recursive unlocks");
+	CHECK(mtx_trylock_elsewhere(&r) == thrd_success, "recursive mutex still held");
+
+	/* Exclusion through mtx_t, as a pthread_mutex_t under contention. */
+	check_exclusion((pthread_mutex_t *) &m, 4, 2000, 100, 7);
+	mtx_destroy(&m);
+	mtx_destroy(&r);
+}
+
 struct churn {
 	pthread_mutex_t mutexes[2];
 	long counters[2];
@@ -769,7 +1032,8 @@ static void test_reinit_as_other_type(void)
 /*
  * The starvation bound, white-box, with ADAPTIVE_STARVE_US=100000
  * (test_starving_waiter_goes_first): a waiter that waited past the bound
- * and was overtaken once more is counted in __elision (bits 0-14) ...
+ * and was overtaken once more is counted in the mutex's waiter marks
+ * (preload/waiter-marks.h) ...
  */
 struct starving {
 	pthread_mutex_t mutex;
@@ -788,7 +1052,15 @@ static void *starving_victim(void *arg)
 
 static int starving_count(pthread_mutex_t *m)
 {
-	return __atomic_load_n(&m->__data.__elision, __ATOMIC_RELAXED) & 0x7fff;
+	uint64_t word = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
+
+	return word >> 32 == (uint32_t) getpid() ? (uint32_t) word & MARKS_STARVING_MASK : 0;
+}
+
+/* Marks as if @starving waiters of process @epoch were counted. */
+static void set_starving(pthread_mutex_t *m, uint32_t epoch, uint32_t starving)
+{
+	*marks_word(m) = marks_pack(epoch, starving);
 }
 
 /* One try; false if the victim got the lock before it could be overtaken. */
@@ -845,7 +1117,7 @@ static void check_newcomer_defers(void)
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 	unsigned long long start, waited;
 
-	m.__data.__elision = 1;
+	set_starving(&m, getpid(), 1);
 	start = now_ns();
 	CHECK_OK(pthread_mutex_lock(&m));
 	waited = now_ns() - start;
@@ -855,10 +1127,52 @@ static void check_newcomer_defers(void)
 	CHECK(starving_count(&m) == 1, "starving count %d, expected 1", starving_count(&m));
 }
 
+/*
+ * ... but never past its own deadline: a timedlock 10 ms away returns
+ * by then (with the free lock), not at the bound.
+ */
+static void check_deferring_timedlock_keeps_deadline(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 10);
+	unsigned long long start, waited;
+	int ret;
+
+	set_starving(&m, getpid(), 1);
+	start = now_ns();
+	ret = pthread_mutex_timedlock(&m, &deadline);
+	waited = now_ns() - start;
+	CHECK(ret == 0, "timedlock of a free mutex: %s", strerror(ret));
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK(waited < 60000000ULL, "returned %llu us after its 10 ms deadline",
+	      (waited - 10000000ULL) / 1000);
+}
+
+/*
+ * Marks of another process (a parent's, inherited by fork) are not this
+ * process's waiters: the lock is taken at once, and the marks cleared.
+ */
+static void check_stale_marks_ignored(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	unsigned long long start, waited;
+
+	set_starving(&m, getpid() + 1, 3);
+	start = now_ns();
+	CHECK_OK(pthread_mutex_lock(&m));
+	waited = now_ns() - start;
+	CHECK_OK(pthread_mutex_unlock(&m));
+	CHECK(waited < 50000000ULL, "deferred %llu us to another process's waiters",
+	      waited / 1000);
+	CHECK(*marks_word(&m) == 0, "stale marks %#llx left", (unsigned long long) *marks_word(&m));
+}
+
 static int starvation_scenario(void)
 {
 	check_starving_waiter_counted();
 	check_newcomer_defers();
+	check_deferring_timedlock_keeps_deadline();
+	check_stale_marks_ignored();
 	return 0;
 }
 
@@ -904,6 +1218,10 @@ static const struct test_case cases[] = {
 	TEST_CASE(condvar_timedwait_every_type),
 	TEST_CASE(condvar_mixed_with_lock),
 	TEST_CASE(fork_from_multithreaded),
+	TEST_CASE(fork_child_has_no_parent_waiters),
+	TEST_CASE(fork_child_is_its_own_owner),
+	TEST_CASE(vfork_child_is_its_own_owner),
+	TEST_CASE(c11_mtx),
 	TEST_CASE(thread_churn),
 	TEST_CASE(errno_preserved),
 	TEST_CASE(reinit_as_other_type),

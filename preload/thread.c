@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+
+#include "config.h"
+#include "sched_state.h"
+#include "stats.h"
+#include "syscall.h"
+#include "thread.h"
+
+__thread struct adaptive_thread adaptive_self __attribute__((tls_model("initial-exec")));
+
+unsigned long glibc_tid_offset;
+
+uint32_t process_epoch;
+
+/* Its destructor runs when a thread that used the library exits. */
+static pthread_key_t thread_exit_key;
+static bool thread_exit_key_created;
+
+/* What a thread not set up in a vfork() child uses: no slot, no counters. */
+static struct adaptive_thread vfork_stand_in;
+
+const char *const rseq_mode_names[NR_RSEQ_MODES] = {
+	[RSEQ_MODE_NONE] = "none",
+	[RSEQ_MODE_ATTACHED] = "attached",
+	[RSEQ_MODE_OWN] = "own",
+	[RSEQ_MODE_UNSUPPORTED] = "unsupported",
+	[RSEQ_MODE_FOREIGN] = "foreign",
+};
+
+/*
+ * glibc publishes where struct pthread keeps the tid for libthread_db
+ * (nptl_db/db_info.c): a db_desc_t of the field's size in bits, its
+ * number of elements and its offset. glibc's own mutex code reads the
+ * same field (%fs:0x2d0 in 2.36). Trusted only if it names a 32-bit
+ * field that holds the caller's tid now.
+ */
+static bool find_glibc_tid(void)
+{
+	const uint32_t *desc = dlvsym(RTLD_DEFAULT, "_thread_db_pthread_tid", "GLIBC_PRIVATE");
+
+	if (!desc || desc[0] != 32 || desc[1] != 1)
+		return false;
+	glibc_tid_offset = desc[2];
+	return glibc_tid() == raw_gettid();
+}
+
+/*
+ * A thread that exits stops publishing a state (sched_state.h) and
+ * gives back its counters.
+ */
+static void thread_exit(void *arg)
+{
+	struct adaptive_thread *self = arg;
+
+	sched_state_thread_exit(self);
+	stats_thread_exit(self);
+}
+
+bool thread_init(void)
+{
+	int ret;
+
+	if (!find_glibc_tid()) {
+		adaptive_warn("cannot read glibc's thread id (_thread_db_pthread_tid); "
+			      "leaving all mutexes to glibc");
+		return false;
+	}
+	ret = pthread_key_create(&thread_exit_key, thread_exit);
+	if (ret)
+		adaptive_warn("pthread_key_create: %s: exiting threads leave stale states",
+			      strerror(ret));
+	thread_exit_key_created = !ret;
+	process_epoch = raw_getpid();
+	return true;
+}
+
+/*
+ * The first thread to run libadaptive code in a new process starts its
+ * epoch: the marks, slots and counters of the parent go stale at once.
+ */
+static void process_start_epoch(void)
+{
+	uint32_t old = __atomic_load_n(&process_epoch, __ATOMIC_RELAXED);
+	uint32_t pid = raw_getpid();
+
+	if (old != pid && __atomic_compare_exchange_n(&process_epoch, &old, pid, false,
+						      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		stats_new_process();
+}
+
+/*
+ * In a vfork() child, glibc's descriptor is the parent thread's, whose
+ * tid glibc reports; the kernel reports the child's. Everything the
+ * child writes is its parent's memory.
+ */
+static bool in_vfork_child(void)
+{
+	return glibc_tid() != raw_gettid();
+}
+
+/*
+ * Set up @self for the process it runs in now, unless it is. Signals
+ * are blocked throughout, so that a handler that locks a mutex cannot
+ * set up the same thread again in the middle (registration, attachment
+ * and counters are not async-signal-safe).
+ */
+static void thread_setup(struct adaptive_thread *self)
+{
+	sigset_t all, saved;
+	int tid = glibc_tid();
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	if (self->tid != tid) {
+		process_start_epoch();
+		self->stats = NULL;
+		self->mode = sched_state_attach(self, tid);
+		stats_thread_start(self);
+		if (thread_exit_key_created)
+			pthread_setspecific(thread_exit_key, self);
+		__atomic_store_n(&self->tid, tid, __ATOMIC_RELAXED);
+	}
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self)
+{
+	if (in_vfork_child())
+		return &vfork_stand_in;
+	thread_setup(self);
+	return self;
+}
+
+/*
+ * The thread forked: it is the only thread of a new process, under a
+ * new tid, with no state attached (the kernel attaches none to a
+ * child). In a vfork() child nothing changed: the memory is the
+ * parent's, and glibc's id too.
+ */
+void thread_enter_process_slow(struct adaptive_thread *self)
+{
+	if (self != &vfork_stand_in && !in_vfork_child())
+		thread_setup(self);
+}

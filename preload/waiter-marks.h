@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What libadaptive keeps in a mutex it handles besides glibc's fields:
+ * how many of its waiters are starving, and whether one of them spins
+ * (the sched-state policy's single spinner). One 64-bit word, so that
+ * every change is one atomic operation:
+ *
+ *   bits 63-32  the process epoch (thread.h) of the process whose
+ *               waiters these are
+ *   bit  31     a waiter spins
+ *   bits 30-0   number of starving waiters
+ *
+ * 0 means no marks. The word is __data.__list.__prev, which glibc uses
+ * only for robust mutexes (their waiter list), which libadaptive leaves
+ * to glibc, and which pthread_mutex_init() and PTHREAD_MUTEX_INITIALIZER
+ * zero; glibc's __elision stays glibc's.
+ *
+ * A forked child inherits the word but none of the waiters behind it:
+ * marks of another epoch count as none, and the first waiter of the
+ * child to find them clears them (marks_forget_stale()). Should a pid
+ * come back in a descendant, a stale mark still costs one waiter one
+ * bounded wait at most (mutex.c).
+ */
+#ifndef ADAPTIVE_WAITER_MARKS_H
+#define ADAPTIVE_WAITER_MARKS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "thread.h"
+
+#define MARKS_SPINNER		(1U << 31)
+#define MARKS_STARVING_MASK	(MARKS_SPINNER - 1)
+
+typedef uint64_t __attribute__((may_alias)) marks_t;
+
+static inline marks_t *marks_word(const pthread_mutex_t *m)
+{
+	return (marks_t *) &m->__data.__list.__prev;
+}
+
+/* The word as a mutex of epoch @epoch with marks @marks holds it. */
+static inline uint64_t marks_pack(uint32_t epoch, uint32_t marks)
+{
+	return marks ? (uint64_t) epoch << 32 | marks : 0;
+}
+
+/* Whether the word holds anything, of any epoch: the fast path's test. */
+static inline bool mutex_has_marks(const pthread_mutex_t *m)
+{
+	return __atomic_load_n(marks_word(m), __ATOMIC_RELAXED) != 0;
+}
+
+/* The marks of this process's waiters in @word. */
+static inline uint32_t marks_of_this_process(uint64_t word)
+{
+	return word >> 32 == process_epoch ? (uint32_t) word : 0;
+}
+
+static inline unsigned int mutex_starving_waiters(const pthread_mutex_t *m)
+{
+	return marks_of_this_process(__atomic_load_n(marks_word(m), __ATOMIC_RELAXED)) &
+	       MARKS_STARVING_MASK;
+}
+
+/* Replace @old, as last loaded, by @marks of this process. */
+static inline bool marks_replace(pthread_mutex_t *m, uint64_t *old, uint32_t marks)
+{
+	return __atomic_compare_exchange_n(marks_word(m), old, marks_pack(process_epoch, marks),
+					   true, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Clear marks left by another process. */
+static inline void marks_forget_stale(pthread_mutex_t *m)
+{
+	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
+
+	if (old && old >> 32 != process_epoch)
+		__atomic_compare_exchange_n(marks_word(m), &old, 0, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+}
+
+static inline void mutex_add_starving(pthread_mutex_t *m)
+{
+	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
+
+	while (!marks_replace(m, &old, marks_of_this_process(old) + 1))
+		;
+}
+
+/* Undo mutex_add_starving(); nothing if the count went with its epoch. */
+static inline void mutex_remove_starving(pthread_mutex_t *m)
+{
+	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
+	uint32_t marks;
+
+	do {
+		marks = marks_of_this_process(old);
+		if (!(marks & MARKS_STARVING_MASK))
+			return;
+	} while (!marks_replace(m, &old, marks - 1));
+}
+
+/* Become the spinner of @m, unless another waiter is. */
+static inline bool mutex_claim_spinner(pthread_mutex_t *m)
+{
+	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
+	uint32_t marks;
+
+	do {
+		marks = marks_of_this_process(old);
+		if (marks & MARKS_SPINNER)
+			return false;
+	} while (!marks_replace(m, &old, marks | MARKS_SPINNER));
+	return true;
+}
+
+static inline void mutex_release_spinner(pthread_mutex_t *m)
+{
+	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
+
+	while (!marks_replace(m, &old, marks_of_this_process(old) & ~MARKS_SPINNER))
+		;
+}
+
+#endif /* ADAPTIVE_WAITER_MARKS_H */
