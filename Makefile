@@ -19,8 +19,9 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard test
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
 HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
 	$(BUILD)/tests/helpers/starvation $(BUILD)/tests/helpers/glibc_rseq_intact \
-	$(BUILD)/tests/helpers/sched_state_probe \
-	$(BUILD)/tests/helpers/libearly_lock.so
+	$(BUILD)/tests/helpers/sched_state_probe $(BUILD)/tests/helpers/passthrough_calls \
+	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
+	$(BUILD)/tests/helpers/libexhaust_keys.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq

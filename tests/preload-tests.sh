@@ -153,6 +153,47 @@ case "$order" in
 *) fail constructor_order/lock_before_our_constructor "constructor order: $order" ;;
 esac
 
+# Calls passed on reach the next definition: a profiler preloaded after us
+# sees each of the five calls on a robust mutex.
+preloaded LD_PRELOAD="$lib $helpers/libnext_profiler.so" "$helpers/passthrough_calls"
+counts=$(grep '^next_profiler:' "$out")
+case "$rc:$counts" in
+0:*lock=[1-9]*trylock=[1-9]*unlock=[1-9]*timedlock=[1-9]*clocklock=[1-9]*)
+	pass passthrough/reaches_next_definition ;;
+*) fail passthrough/reaches_next_definition "status $rc, ${counts:-no counts}" ;;
+esac
+
+# Lock elision is what glibc does, not what GLIBC_TUNABLES says: a next
+# definition that marks mutexes elided as glibc does turns the library
+# off; the tunable alone, on a CPU where glibc cannot elide, does not.
+preloaded LD_PRELOAD="$lib $helpers/libnext_profiler.so" NEXT_PROFILER_ELIDE=1 \
+	"$helpers/exit_paths" return
+if [ "$rc" -eq 0 ] && grep -q 'glibc lock elision is enabled' "$out" &&
+	grep -q '^next_profiler: lock=2[0-9][0-9][0-9] ' "$out"; then
+	pass elision/detected_from_glibc
+else
+	fail elision/detected_from_glibc "status $rc, not left to glibc"
+fi
+if grep -qw rtm /proc/cpuinfo; then
+	echo "SKIP $prefix/elision/tunable_alone_changes_nothing: this CPU has RTM"
+else
+	preloaded ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.elision.enable=1 "$helpers/exit_paths" return
+	if [ "$rc" -eq 0 ] && [ "$(stat_of acquisitions)" = 2000 ]; then
+		pass elision/tunable_alone_changes_nothing
+	else
+		fail elision/tunable_alone_changes_nothing "status $rc, $(stats_line)"
+	fi
+fi
+
+# Without a thread-specific key of its own, the library must not write
+# into another library's.
+preloaded LD_PRELOAD="$lib $helpers/libexhaust_keys.so" "$helpers/exit_paths" return
+if [ "$rc" -eq 0 ] && grep -q '^exhaust_keys: first key intact' "$out"; then
+	pass keys/other_library_key_intact
+else
+	fail keys/other_library_key_intact "status $rc, $(grep '^exhaust_keys: first' "$out")"
+fi
+
 # Programs nobody here wrote, in every policy: they must complete correctly.
 for policy in sched-state spin-count spin futex glibc; do
 	preloaded ADAPTIVE_POLICY="$policy" sysbench mutex --threads=4 --mutex-num=1 \
