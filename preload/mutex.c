@@ -15,8 +15,11 @@ static bool timespec_valid(const struct timespec *ts)
 	return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000;
 }
 
+/* A time of day (tv_sec >= 0) in ns, or NO_DEADLINE beyond 2554. */
 static unsigned long long timespec_ns(const struct timespec *ts)
 {
+	if ((unsigned long long) ts->tv_sec >= NO_DEADLINE / 1000000000ULL - 1)
+		return NO_DEADLINE;
 	return ts->tv_sec * 1000000000ULL + ts->tv_nsec;
 }
 
@@ -38,7 +41,9 @@ static unsigned long long monotonic_deadline(clockid_t clockid, const struct tim
 	clock_gettime(clockid, &clock_now);
 	at = timespec_ns(abstime);
 	then = timespec_ns(&clock_now);
-	return at > then ? now + (at - then) : now;
+	if (at <= then)
+		return now;
+	return at - then < NO_DEADLINE - now ? now + (at - then) : NO_DEADLINE;
 }
 
 /* Once @w, overtaken, waited past the bound, newcomers stop overtaking it. */
@@ -88,24 +93,31 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 }
 
 /*
+ * The longest a newcomer defers: a starving waiter that was woken takes
+ * the lock within a wake-up's latency, tens of microseconds; one that
+ * gave up, or a lock passed on by trylock, wakes no deferrer.
+ */
+#define DEFER_MAX_NS	1000000ULL
+
+/*
  * A newcomer that finds starving waiters lets them take the free lock:
  * it sleeps in the futex queue behind them, as if the word were 2,
- * until an unlock wakes it, it would start starving itself, or its
- * deadline; the first two bound a wait behind a starving waiter that
- * gave up (timedlock) or a stale mark. Returns ETIMEDOUT at the
- * deadline, else 0.
+ * until an unlock wakes it, it would start starving itself, its
+ * deadline, or DEFER_MAX_NS. The caller then queues: whatever woke it,
+ * its exchange of 2 makes the next unlock wake the next sleeper.
  */
-static int waiter_defer(pthread_mutex_t *m, const struct waiter *w)
+static void waiter_defer(pthread_mutex_t *m, const struct waiter *w)
 {
 	unsigned long long until = w->start_ns + adaptive_config.starve_ns;
 	struct timespec ts;
 
-	if (w->deadline_ns < until)
+	if (until > w->start_ns + DEFER_MAX_NS)
+		until = w->start_ns + DEFER_MAX_NS;
+	if (until > w->deadline_ns)
 		until = w->deadline_ns;
 	ts.tv_sec = until / 1000000000ULL;
 	ts.tv_nsec = until % 1000000000ULL;
 	futex_wait(&m->__data.__lock, 0, CLOCK_MONOTONIC, &ts);
-	return until == w->deadline_ns && now_ns() >= until ? ETIMEDOUT : 0;
 }
 
 /* Sleep while the word is 2, until @abstime on @clockid if given. */
@@ -136,10 +148,8 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 		return 0;
 	}
 	if (mutex_starving_waiters(m)) {
-		ret = waiter_defer(m, w);
+		waiter_defer(m, w);
 		waiter_check_starving(m, w, self);
-		if (ret)
-			return lock_word_take(m, 2) ? 0 : ETIMEDOUT;
 	}
 	/* Queued: from here on, the word is taken with 2. */
 	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE)) {
@@ -165,8 +175,11 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 	thread_enter_process(self);
 	marks_forget_stale(m);
 	stat_inc(self, STAT_CONTENDED);
-	/* POSIX: EINVAL when the call would block with a bad timeout. */
-	if (abstime && !timespec_valid(abstime))
+	/*
+	 * POSIX: EINVAL when the call would block with a bad timeout; glibc
+	 * times out first on a negative second, whatever the nanoseconds.
+	 */
+	if (abstime && abstime->tv_sec >= 0 && !timespec_valid(abstime))
 		return lock_word_take(m, 1) ? 0 : EINVAL;
 	w.deadline_ns = monotonic_deadline(clockid, abstime, w.start_ns);
 	ret = waiter_wait(m, &w, self, clockid, abstime);

@@ -86,8 +86,7 @@ static inline int adaptive_mutex_lock(pthread_mutex_t *m, int type, struct adapt
 
 	if (ret >= 0)
 		return ret;
-	/* Marks: starving waiters may be owed the lock first. */
-	if (__builtin_expect(mutex_has_marks(m) || !lock_word_take_fast(m), 0))
+	if (__builtin_expect(mutex_may_owe_starving(m) || !lock_word_take_fast(m), 0))
 		return adaptive_mutex_lock_contended(m, type, self, clockid, abstime);
 	mutex_set_owner(m, type, self);
 	return 0;

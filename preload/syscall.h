@@ -35,11 +35,6 @@ static inline int raw_gettid(void)
 	return raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
 }
 
-static inline int raw_getpid(void)
-{
-	return raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0);
-}
-
 static inline long raw_rseq(void *area, uint32_t len, int flags, uint32_t sig)
 {
 	return raw_syscall6(SYS_rseq, (long) area, len, flags, sig, 0, 0);

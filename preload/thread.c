@@ -2,8 +2,11 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "sched_state.h"
@@ -16,6 +19,8 @@ __thread struct adaptive_thread adaptive_self __attribute__((tls_model("initial-
 unsigned long glibc_tid_offset;
 
 uint32_t process_epoch;
+
+uint32_t *fork_witness;
 
 /* Its destructor runs when a thread that used the library exits. */
 static pthread_key_t thread_exit_key;
@@ -61,6 +66,22 @@ static void thread_exit(void *arg)
 	stats_thread_exit(self);
 }
 
+/* The fork witness: a page of its own, wiped in every child. */
+static bool map_fork_witness(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return false;
+	if (madvise(p, page, MADV_WIPEONFORK)) {
+		munmap(p, page);
+		return false;
+	}
+	fork_witness = p;
+	return true;
+}
+
 bool thread_init(void)
 {
 	int ret;
@@ -70,27 +91,43 @@ bool thread_init(void)
 			      "leaving all mutexes to glibc");
 		return false;
 	}
+	if (!map_fork_witness()) {
+		adaptive_warn("no MADV_WIPEONFORK page (%s): forked children could not tell "
+			      "their parent's waiters; leaving all mutexes to glibc", strerror(errno));
+		return false;
+	}
 	ret = pthread_key_create(&thread_exit_key, thread_exit);
 	if (ret)
 		adaptive_warn("pthread_key_create: %s: exiting threads leave stale states",
 			      strerror(ret));
 	thread_exit_key_created = !ret;
-	process_epoch = raw_getpid();
+	process_epoch = 1;
+	*fork_witness = process_epoch;
 	return true;
 }
 
 /*
  * The first thread to run libadaptive code in a new process starts its
- * epoch: the marks, slots and counters of the parent go stale at once.
+ * epoch, one more than the parent's: every ancestor's is smaller, so
+ * that none of their marks, slots or counters counts here. Another
+ * thread that races here waits for the winner to publish it.
  */
 static void process_start_epoch(void)
 {
-	uint32_t old = __atomic_load_n(&process_epoch, __ATOMIC_RELAXED);
-	uint32_t pid = raw_getpid();
+	uint32_t witnessed = __atomic_load_n(fork_witness, __ATOMIC_ACQUIRE);
+	uint32_t next;
 
-	if (old != pid && __atomic_compare_exchange_n(&process_epoch, &old, pid, false,
-						      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		stats_new_process();
+	if (!witnessed) {
+		next = __atomic_load_n(&process_epoch, __ATOMIC_RELAXED) + 1;
+		if (__atomic_compare_exchange_n(fork_witness, &witnessed, next, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&process_epoch, next, __ATOMIC_RELEASE);
+			stats_new_process();
+			return;
+		}
+	}
+	while (__atomic_load_n(&process_epoch, __ATOMIC_ACQUIRE) != witnessed)
+		raw_sched_yield();
 }
 
 /*
@@ -116,13 +153,14 @@ static void thread_setup(struct adaptive_thread *self)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	if (self->tid != tid) {
-		process_start_epoch();
+	process_start_epoch();
+	if (self->epoch != process_epoch) {
 		self->stats = NULL;
 		self->mode = sched_state_attach(self, tid);
 		stats_thread_start(self);
 		if (thread_exit_key_created)
 			pthread_setspecific(thread_exit_key, self);
+		self->epoch = process_epoch;
 		__atomic_store_n(&self->tid, tid, __ATOMIC_RELAXED);
 	}
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
@@ -138,9 +176,9 @@ struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self)
 
 /*
  * The thread forked: it is the only thread of a new process, under a
- * new tid, with no state attached (the kernel attaches none to a
- * child). In a vfork() child nothing changed: the memory is the
- * parent's, and glibc's id too.
+ * new tid (or the same one, in a new pid namespace), with no state
+ * attached (the kernel attaches none to a child). In a vfork() child
+ * nothing changed: the memory is the parent's, and glibc's id too.
  */
 void thread_enter_process_slow(struct adaptive_thread *self)
 {

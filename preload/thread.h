@@ -11,9 +11,15 @@
  * child, whose thread descriptor is its parent's, the parent's).
  *
  * The process epoch tags what libadaptive writes into mutexes
- * (waiter-marks.h) and into the sched_state table: it is the process's
- * pid, so that a child, which inherits its parent's memory but none of
- * its other threads, trusts none of those marks.
+ * (waiter-marks.h) and into the sched_state table, so that a child,
+ * which inherits its parent's memory but none of its other threads,
+ * trusts none of those marks. A child knows it is one by the fork
+ * witness, a copy of the epoch in a page that the kernel zeroes in
+ * every child that does not share the parent's memory
+ * (MADV_WIPEONFORK: fork(), _Fork(), clone() without CLONE_VM, in any
+ * pid namespace), and that a vfork() child, which shares the parent's
+ * memory and waiters, sees unchanged. Its epoch is one more than its
+ * parent's, so it differs from every ancestor's.
  */
 #ifndef ADAPTIVE_THREAD_H
 #define ADAPTIVE_THREAD_H
@@ -44,10 +50,11 @@ struct adaptive_thread {
 	struct rseq_abi rseq;
 	/*
 	 * The glibc id the thread was set up under, which names its
-	 * sched_state slot; 0 until its first use. It differs from
-	 * glibc_tid() in the child of a fork that ran no handler of ours.
+	 * sched_state slot; 0 until its first use.
 	 */
 	int tid;
+	/* The process epoch it was set up in; 0 until its first use. */
+	uint32_t epoch;
 	enum rseq_mode mode;
 	struct adaptive_stats *stats;
 };
@@ -66,8 +73,11 @@ static inline int glibc_tid(void)
 	return tid;
 }
 
-/* The pid of the process that owns the current marks; 0 before init. */
+/* The epoch of this process; 0 before init. */
 extern uint32_t process_epoch;
+
+/* This process's epoch in a MADV_WIPEONFORK page: 0 in a new child. */
+extern uint32_t *fork_witness;
 
 /*
  * Find glibc's thread id, create the thread-exit key, and start the
@@ -93,15 +103,15 @@ static inline struct adaptive_thread *adaptive_thread_self(void)
 }
 
 /*
- * Before a thread trusts the marks of a mutex: if it runs in the child
- * of a fork that ran no handler of ours (_Fork(), or handlers that ran
- * before ours and locked), start the child's epoch now.
+ * Before a thread trusts the marks of a mutex: if it runs in a child
+ * that no thread set up yet, start the child's epoch now, and set the
+ * thread up again (there is no atfork handler: _Fork() would run none).
  */
 void thread_enter_process_slow(struct adaptive_thread *self);
 
 static inline void thread_enter_process(struct adaptive_thread *self)
 {
-	if (__builtin_expect(self->tid != glibc_tid(), 0))
+	if (__builtin_expect(self->epoch != __atomic_load_n(fork_witness, __ATOMIC_RELAXED), 0))
 		thread_enter_process_slow(self);
 }
 

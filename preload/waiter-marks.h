@@ -17,9 +17,8 @@
  *
  * A forked child inherits the word but none of the waiters behind it:
  * marks of another epoch count as none, and the first waiter of the
- * child to find them clears them (marks_forget_stale()). Should a pid
- * come back in a descendant, a stale mark still costs one waiter one
- * bounded wait at most (mutex.c).
+ * child to find them clears them (marks_forget_stale()). An epoch is
+ * never an ancestor's (thread.h).
  */
 #ifndef ADAPTIVE_WAITER_MARKS_H
 #define ADAPTIVE_WAITER_MARKS_H
@@ -46,10 +45,13 @@ static inline uint64_t marks_pack(uint32_t epoch, uint32_t marks)
 	return marks ? (uint64_t) epoch << 32 | marks : 0;
 }
 
-/* Whether the word holds anything, of any epoch: the fast path's test. */
-static inline bool mutex_has_marks(const pthread_mutex_t *m)
+/*
+ * Whether starving waiters may be owed the lock, of any epoch: the fast
+ * path's test (a spinner is no reason to leave it).
+ */
+static inline bool mutex_may_owe_starving(const pthread_mutex_t *m)
 {
-	return __atomic_load_n(marks_word(m), __ATOMIC_RELAXED) != 0;
+	return (uint32_t) __atomic_load_n(marks_word(m), __ATOMIC_RELAXED) & MARKS_STARVING_MASK;
 }
 
 /* The marks of this process's waiters in @word. */
