@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -10,7 +9,6 @@
 
 #include "config.h"
 #include "sched_state.h"
-#include "stats.h"
 #include "syscall.h"
 
 /* The kernel's PID_MAX_LIMIT on 64-bit, if /proc cannot tell pid_max. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <pthread.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,15 +40,18 @@ const char *const rseq_mode_names[NR_RSEQ_MODES] = {
 /*
  * glibc publishes where struct pthread keeps the tid for libthread_db
  * (nptl_db/db_info.c): a db_desc_t of the field's size in bits, its
- * number of elements and its offset. glibc's own mutex code reads the
- * same field (%fs:0x2d0 in 2.36). Trusted only if it names a 32-bit
- * field that holds the caller's tid now.
+ * number of elements and its offset, and the structure's size. glibc's
+ * own mutex code reads the same field (%fs:0x2d0 in 2.36). Trusted only
+ * if it names a 32-bit field inside the structure that holds the
+ * caller's tid now.
  */
 static bool find_glibc_tid(void)
 {
 	const uint32_t *desc = dlvsym(RTLD_DEFAULT, "_thread_db_pthread_tid", "GLIBC_PRIVATE");
+	const uint32_t *size = dlvsym(RTLD_DEFAULT, "_thread_db_sizeof_pthread", "GLIBC_PRIVATE");
 
-	if (!desc || desc[0] != 32 || desc[1] != 1)
+	if (!desc || !size || desc[0] != 32 || desc[1] != 1 || desc[2] % 4 ||
+	    desc[2] + 4 > *size)
 		return false;
 	glibc_tid_offset = desc[2];
 	return glibc_tid() == raw_gettid();
