@@ -122,6 +122,7 @@ INITRAMFS_FILES := \
 	$(PRELOAD)=/usr/lib/libadaptive.so \
 	tests/guest/run-suite.sh=/tests/run-suite.sh \
 	tests/preload-tests.sh=/tests/preload-tests.sh \
+	tests/bounded.sh=/tests/bounded.sh \
 	tests/ksft-tap.sh=/tests/ksft-tap.sh \
 	workloads/run-bench.sh=/workloads/run-bench.sh \
 	workloads/defs=/workloads/defs \
