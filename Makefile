@@ -19,7 +19,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard test
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
 HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
 	$(BUILD)/tests/helpers/starvation $(BUILD)/tests/helpers/glibc_rseq_intact \
-	$(BUILD)/tests/helpers/sched_state_probe \
+	$(BUILD)/tests/helpers/sched_state_probe $(BUILD)/tests/helpers/random_stress \
 	$(BUILD)/tests/helpers/libearly_lock.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 

@@ -34,11 +34,13 @@ trap 'rm -f "$out"' EXIT
 # holds its mutex that long) and sysbench mutex; 3 s for a whole
 # mutex_semantics run, whose cases have a limit of their own (10 s
 # each, in the harness); 2.4 s for stress-ng's 2 s run; 8 to 20 s for
-# sysbench threads, which yields 1000 times per event.
+# sysbench threads, which yields 1000 times per event; random_stress
+# runs STRESS_SECONDS, then fails by its own watchdog 5 s into a hang.
 quick_limit=5
 semantics_limit=30
 stress_ng_limit=20
 sysbench_threads_limit=60
+random_stress_limit=$((${STRESS_SECONDS:-2} + 20))
 
 # A test whose command timed out fails for that reason, whatever else
 # its output shows or lacks.
@@ -92,6 +94,17 @@ for policy in sched-state spin-count spin futex glibc; do
 	semantics_with "$policy" ADAPTIVE_POLICY="$policy"
 done
 semantics_with glibc-rseq-off GLIBC_TUNABLES=glibc.pthread.rseq=0
+
+# Random mixes of every mutex operation on every mutex type; the output
+# starts with the seed that replays the mix.
+for policy in sched-state spin-count spin futex glibc; do
+	preloaded "$random_stress_limit" ADAPTIVE_POLICY="$policy" "$helpers/random_stress"
+	if [ "$rc" -eq 0 ]; then
+		pass "stress/random_$policy"
+	else
+		fail "stress/random_$policy" "exit status $rc, $(head -n 1 "$out")"
+	fi
+done
 
 # glibc's rseq registration stays glibc's, in every policy: its cpu_id is
 # current in every thread after contended locking.

@@ -7,17 +7,17 @@ usage() {
 	cat <<EOF
 usage: $0 [--help] host|guest...
 
-host:  the test programs of build/tests/host, tests/host/*.sh and, if
-       make selftests built it, the series' sched_state_abi_test, on
-       this machine's kernel (the library's fallback path; the ABI
-       cases must skip);
+host:  the test programs of build/tests/host, tests/host/*.sh, the
+       random stress test without the preload and, if make selftests
+       built it, the series' sched_state_abi_test, on this machine's
+       kernel (the library's fallback path; the ABI cases must skip);
 guest: tests/vm-runner-tests.sh, then tests/guest/run-suite.sh in QEMU
        on build/bzImage (patched), build/bzImage-debug and
        build/bzImage-stock.
 Output and logs: build/test/<part>.log. The make targets build what
 this needs first (make test, make host-test, make vm-test). Every
 program runs with a time limit (tests/bounded.sh; TEST_TIMEOUT_SCALE
-multiplies them all).
+multiplies them all); STRESS_SECONDS sets the stress test's run time.
 EOF
 }
 
@@ -29,8 +29,9 @@ mkdir -p "$build/test"
 . "$top/tests/bounded.sh"
 
 # Run NAME, COMMAND..., for at most SECONDS. Harness programs and
-# scripts print PASS/FAIL/SKIP lines themselves; a program that fails
-# without a FAIL line, or is stopped by the limit, gets one of its own.
+# scripts print PASS/FAIL/SKIP lines themselves; a program that prints
+# none gets one of its own, and so does one that fails without a FAIL
+# line or is stopped by the limit.
 #   run_checked NAME SECONDS COMMAND...
 run_checked() {
 	local name=$1 seconds=$2 out=$build/test/out
@@ -41,13 +42,16 @@ run_checked() {
 		echo "FAIL $name: timed out after $timed_out s"
 	elif [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		echo "FAIL $name: exit status $rc"
+	elif [ "$rc" -eq 0 ] && ! grep -Eq '^(PASS|FAIL|SKIP) ' "$out"; then
+		echo "PASS $name"
 	fi
 }
 
 # The limits: a whole mutex_semantics run takes 3 s on a loaded 2-core
 # host (its cases have limits of their own, in the harness); the
-# scripts limit each command they run, and their limit only stops one
-# stuck between commands.
+# stress test runs STRESS_SECONDS, and fails by its own watchdog within
+# 5 s of a hang; the scripts limit each command they run, and their
+# limit only stops one stuck between commands.
 host_tests() {
 	local t
 	{
@@ -55,6 +59,8 @@ host_tests() {
 			[ -x "$t" ] || continue
 			run_checked "$(basename "$t")" 30 "$t"
 		done
+		run_checked stress/random_no-preload $((${STRESS_SECONDS:-2} + 20)) \
+			"$build/tests/helpers/random_stress"
 		for t in "$top"/tests/host/*.sh; do
 			run_checked "$(basename "$t")" 900 "$t"
 		done
