@@ -20,6 +20,7 @@ HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/h
 HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
 	$(BUILD)/tests/helpers/starvation $(BUILD)/tests/helpers/glibc_rseq_intact \
 	$(BUILD)/tests/helpers/sched_state_probe $(BUILD)/tests/helpers/passthrough_calls \
+	$(BUILD)/tests/helpers/random_stress \
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
@@ -123,6 +124,7 @@ INITRAMFS_FILES := \
 	$(PRELOAD)=/usr/lib/libadaptive.so \
 	tests/guest/run-suite.sh=/tests/run-suite.sh \
 	tests/preload-tests.sh=/tests/preload-tests.sh \
+	tests/bounded.sh=/tests/bounded.sh \
 	tests/ksft-tap.sh=/tests/ksft-tap.sh \
 	workloads/run-bench.sh=/workloads/run-bench.sh \
 	workloads/defs=/workloads/defs \

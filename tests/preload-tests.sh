@@ -3,7 +3,9 @@
 # programs and on real ones (sysbench, stress-ng), every policy, its
 # environment variables, its statistics, and, on a kernel with the
 # feature, proof that the sched-state path is taken. POSIX sh: it runs
-# on the host and, under busybox, in the guest.
+# on the host and, under busybox, in the guest. Every command runs with
+# a time limit (bounded.sh, beside this script): one that hangs fails
+# its test, which says so.
 #
 # usage: preload-tests.sh PREFIX LIBADAPTIVE TESTS_DIR WORKLOADS_DIR EXPECT
 #   TESTS_DIR holds host/mutex_semantics and helpers/; WORKLOADS_DIR fastpath;
@@ -23,13 +25,39 @@ semantics=$tests/host/mutex_semantics
 helpers=$tests/helpers
 out=${TMPDIR:-/tmp}/preload-tests.$$
 trap 'rm -f "$out"' EXIT
+# shellcheck source=tests/bounded.sh
+. "$(dirname "$0")/bounded.sh"
 
+# The limits of preloaded, in seconds on the host (bounded.sh scales
+# them), against what the commands took on a 2-core host loaded by a
+# kernel build (2026-12-04): 0.3 s at most for the helpers (owner_blocks
+# holds its mutex that long) and sysbench mutex; 3 s for a whole
+# mutex_semantics run, whose cases have a limit of their own (10 s
+# each, in the harness); 2.4 s for stress-ng's 2 s run; 8 to 20 s for
+# sysbench threads, which yields 1000 times per event; random_stress
+# runs STRESS_SECONDS, then fails by its own watchdog 5 s into a hang.
+quick_limit=5
+semantics_limit=30
+stress_ng_limit=20
+sysbench_threads_limit=60
+random_stress_limit=$((${STRESS_SECONDS:-2} + 20))
+
+# A test whose command timed out fails for that reason, whatever else
+# its output shows or lacks.
 pass() {
-	echo "PASS $prefix/$1"
+	if [ -n "$timed_out" ]; then
+		fail "$1"
+	else
+		echo "PASS $prefix/$1"
+	fi
 }
 
 fail() {
-	echo "FAIL $prefix/$1: $2"
+	if [ -n "$timed_out" ]; then
+		echo "FAIL $prefix/$1: timed out after $timed_out s"
+	else
+		echo "FAIL $prefix/$1: $2"
+	fi
 	tail -n 15 "$out" | sed 's/^/    /'
 }
 
@@ -42,19 +70,22 @@ stats_line() {
 	grep '^libadaptive: pid=' "$out" | tail -n 1
 }
 
-# Run a command with the library preloaded; output in $out, status in $rc.
+# Run a command with the library preloaded, for at most $1 seconds;
+# output in $out, status in $rc, timed_out set if it was stopped.
 preloaded() {
-	rc=0
-	env LD_PRELOAD="$lib" "$@" >"$out" 2>&1 || rc=$?
+	seconds=$1
+	shift
+	bounded "$seconds" env LD_PRELOAD="$lib" "$@" >"$out" 2>&1
 }
 
-# The semantics tests, renamed under a label, with the preload.
+# The semantics tests, renamed under a label, with the preload. A run
+# stopped by its limit fails as a whole too: its later cases never ran.
 semantics_with() {
 	label=$1
 	shift
-	preloaded "$@" "$semantics"
+	preloaded "$semantics_limit" "$@" "$semantics"
 	sed -E "s#^(PASS|FAIL|SKIP) mutex/[^/]*/#\1 $prefix/mutex/$label/#" "$out"
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+	if [ -n "$timed_out" ] || { [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
 		fail "mutex/$label" "exit status $rc"
 	fi
 }
@@ -64,10 +95,21 @@ for policy in sched-state spin-count spin futex glibc; do
 done
 semantics_with glibc-rseq-off GLIBC_TUNABLES=glibc.pthread.rseq=0
 
+# Random mixes of every mutex operation on every mutex type; the output
+# starts with the seed that replays the mix.
+for policy in sched-state spin-count spin futex glibc; do
+	preloaded "$random_stress_limit" ADAPTIVE_POLICY="$policy" "$helpers/random_stress"
+	if [ "$rc" -eq 0 ]; then
+		pass "stress/random_$policy"
+	else
+		fail "stress/random_$policy" "exit status $rc, $(head -n 1 "$out")"
+	fi
+done
+
 # glibc's rseq registration stays glibc's, in every policy: its cpu_id is
 # current in every thread after contended locking.
 for policy in sched-state spin-count spin futex; do
-	preloaded ADAPTIVE_POLICY="$policy" "$helpers/glibc_rseq_intact"
+	preloaded "$quick_limit" ADAPTIVE_POLICY="$policy" "$helpers/glibc_rseq_intact"
 	case "$rc" in
 	0) pass "rseq/glibc_registration_intact_$policy" ;;
 	77) echo "SKIP $prefix/rseq/glibc_registration_intact_$policy: $(head -n 1 "$out")" ;;
@@ -80,7 +122,7 @@ check_bad_env() {
 	name=$1
 	message=$2
 	shift 2
-	preloaded ADAPTIVE_STATS=1 "$@" "$helpers/exit_paths" return
+	preloaded "$quick_limit" ADAPTIVE_STATS=1 "$@" "$helpers/exit_paths" return
 	if [ "$rc" -ne 0 ]; then
 		fail "$name" "exit status $rc"
 	elif ! grep -q "$message" "$out"; then
@@ -99,7 +141,7 @@ check_bad_env env/starve_out_of_range "ADAPTIVE_STARVE_US=0 is not a number" ADA
 
 # One stats line per process, whichever way it exits.
 for how in return exit _exit _Exit; do
-	preloaded ADAPTIVE_STATS=1 "$helpers/exit_paths" "$how"
+	preloaded "$quick_limit" ADAPTIVE_STATS=1 "$helpers/exit_paths" "$how"
 	lines=$(grep -c '^libadaptive: pid=' "$out")
 	if [ "$rc" -ne 0 ] || [ "$lines" -ne 1 ] || [ "$(stat_of acquisitions)" != 2000 ]; then
 		fail "stats/exit_by_$how" "status $rc, $lines stats lines"
@@ -112,7 +154,7 @@ done
 for policy in sched-state spin-count spin futex; do
 	want=$policy
 	[ "$policy" = sched-state ] && want=$expect
-	preloaded ADAPTIVE_STATS=1 ADAPTIVE_POLICY="$policy" "$helpers/exit_paths" return
+	preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_POLICY="$policy" "$helpers/exit_paths" return
 	if stats_line | grep -q "policy=$want requested=$policy "; then
 		pass "stats/policy_$policy"
 	else
@@ -121,7 +163,7 @@ for policy in sched-state spin-count spin futex; do
 done
 
 # Mutexes typed with pthread_mutexattr_settype() are taken, not passed on.
-preloaded ADAPTIVE_STATS=1 "$workloads/fastpath" -n 1000
+preloaded "$quick_limit" ADAPTIVE_STATS=1 "$workloads/fastpath" -n 1000
 if [ "$(stat_of passthrough)" = 0 ] && [ "$(stat_of acquisitions)" -ge 1000 ]; then
 	pass stats/typed_normal_mutex_taken
 else
@@ -129,7 +171,7 @@ else
 fi
 
 # Robust mutexes go to glibc, and are counted.
-preloaded ADAPTIVE_STATS=1 "$semantics" robust_owner_died
+preloaded "$quick_limit" ADAPTIVE_STATS=1 "$semantics" robust_owner_died
 if grep -q '^libadaptive: pid=.* passthrough=[1-9]' "$out"; then
 	pass stats/robust_mutex_passed_to_glibc
 else
@@ -139,7 +181,7 @@ fi
 # Another library's constructor locks before libadaptive's constructor ran:
 # lock, timedlock, clocklock and a recursive lock take the mutex (4), the
 # recursive relock and the failed trylock do not.
-preloaded LD_PRELOAD="$lib $helpers/libearly_lock.so" ADAPTIVE_STATS=1 LD_DEBUG=files \
+preloaded "$quick_limit" LD_PRELOAD="$lib $helpers/libearly_lock.so" ADAPTIVE_STATS=1 LD_DEBUG=files \
 	"$helpers/exit_paths" idle
 order=$(sed -n 's/.*calling init: .*\/\(lib[a-z_]*\.so\).*/\1/p' "$out" | tr '\n' ' ')
 case "$order" in
@@ -155,7 +197,7 @@ esac
 
 # Calls passed on reach the next definition: a profiler preloaded after us
 # sees each of the five calls on a robust mutex.
-preloaded LD_PRELOAD="$lib $helpers/libnext_profiler.so" "$helpers/passthrough_calls"
+preloaded "$quick_limit" LD_PRELOAD="$lib $helpers/libnext_profiler.so" "$helpers/passthrough_calls"
 counts=$(grep '^next_profiler:' "$out")
 case "$rc:$counts" in
 0:*lock=[1-9]*trylock=[1-9]*unlock=[1-9]*timedlock=[1-9]*clocklock=[1-9]*)
@@ -166,7 +208,7 @@ esac
 # Lock elision is what glibc does, not what GLIBC_TUNABLES says: a next
 # definition that marks mutexes elided as glibc does turns the library
 # off; the tunable alone, on a CPU where glibc cannot elide, does not.
-preloaded LD_PRELOAD="$lib $helpers/libnext_profiler.so" NEXT_PROFILER_ELIDE=1 \
+preloaded "$quick_limit" LD_PRELOAD="$lib $helpers/libnext_profiler.so" NEXT_PROFILER_ELIDE=1 \
 	"$helpers/exit_paths" return
 if [ "$rc" -eq 0 ] && grep -q 'glibc lock elision is enabled' "$out" &&
 	grep -q '^next_profiler: lock=2[0-9][0-9][0-9] ' "$out"; then
@@ -177,7 +219,8 @@ fi
 if grep -qw rtm /proc/cpuinfo; then
 	echo "SKIP $prefix/elision/tunable_alone_changes_nothing: this CPU has RTM"
 else
-	preloaded ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.elision.enable=1 "$helpers/exit_paths" return
+	preloaded "$quick_limit" ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.elision.enable=1 \
+		"$helpers/exit_paths" return
 	if [ "$rc" -eq 0 ] && [ "$(stat_of acquisitions)" = 2000 ]; then
 		pass elision/tunable_alone_changes_nothing
 	else
@@ -187,7 +230,7 @@ fi
 
 # Without a thread-specific key of its own, the library must not write
 # into another library's.
-preloaded LD_PRELOAD="$lib $helpers/libexhaust_keys.so" "$helpers/exit_paths" return
+preloaded "$quick_limit" LD_PRELOAD="$lib $helpers/libexhaust_keys.so" "$helpers/exit_paths" return
 if [ "$rc" -eq 0 ] && grep -q '^exhaust_keys: first key intact' "$out"; then
 	pass keys/other_library_key_intact
 else
@@ -196,7 +239,7 @@ fi
 
 # Programs nobody here wrote, in every policy: they must complete correctly.
 for policy in sched-state spin-count spin futex glibc; do
-	preloaded ADAPTIVE_POLICY="$policy" sysbench mutex --threads=4 --mutex-num=1 \
+	preloaded "$quick_limit" ADAPTIVE_POLICY="$policy" sysbench mutex --threads=4 --mutex-num=1 \
 		--mutex-locks=2000 --mutex-loops=50 run
 	if [ "$rc" -eq 0 ] && grep -q 'total number of events: *4$' "$out"; then
 		pass "programs/sysbench_mutex_$policy"
@@ -204,7 +247,7 @@ for policy in sched-state spin-count spin futex glibc; do
 		fail "programs/sysbench_mutex_$policy" "status $rc"
 	fi
 done
-preloaded sysbench threads --threads=4 --thread-locks=1 --events=2000 --time=0 run
+preloaded "$sysbench_threads_limit" sysbench threads --threads=4 --thread-locks=1 --events=2000 --time=0 run
 if [ "$rc" -eq 0 ] && grep -q 'total number of events: *2000$' "$out"; then
 	pass programs/sysbench_threads
 else
@@ -212,7 +255,7 @@ else
 fi
 # By time, not --mutex-ops: stress-ng 0.15 reports "could not create any
 # pthreads" when its first thread ends the run before the second starts.
-preloaded stress-ng --mutex 2 --timeout 2 --metrics-brief
+preloaded "$stress_ng_limit" stress-ng --mutex 2 --timeout 2 --metrics-brief
 if [ "$rc" -eq 0 ] && grep -q 'successful run completed' "$out"; then
 	pass programs/stress_ng_mutex
 else
@@ -221,7 +264,7 @@ fi
 
 if [ "$expect" = spin-count ]; then
 	# Without the kernel feature: the bounded-spin fallback, said so.
-	preloaded ADAPTIVE_STATS=1 "$helpers/exit_paths" return
+	preloaded "$quick_limit" ADAPTIVE_STATS=1 "$helpers/exit_paths" return
 	if [ "$(stat_of threads_unsupported)" -ge 1 ] && [ "$(stat_of threads_attached)" = 0 ]; then
 		pass fallback/kernel_without_sched_state
 	else
@@ -232,7 +275,7 @@ fi
 
 # With the kernel feature: every thread's state is attached to glibc's
 # registration (in the test's child process; its parent locks nothing) ...
-preloaded ADAPTIVE_STATS=1 "$semantics" exclusion_blocking
+preloaded "$semantics_limit" ADAPTIVE_STATS=1 "$semantics" exclusion_blocking
 if grep -q '^libadaptive: pid=.* threads_attached=[1-9]' "$out" &&
 	! grep -q '^libadaptive: pid=.* threads_foreign=[1-9]' "$out"; then
 	pass sched_state/attached_to_glibc_registration
@@ -245,7 +288,7 @@ if grep -q '^libadaptive: pid=.* owner_off_cpu=[1-9]' "$out"; then
 else
 	fail sched_state/owner_seen_off_cpu "no owner seen off CPU"
 fi
-preloaded ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$helpers/exit_paths" return
+preloaded "$quick_limit" ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$helpers/exit_paths" return
 if [ "$(stat_of threads_own)" -ge 1 ] && [ "$(stat_of threads_attached)" = 0 ]; then
 	pass sched_state/own_registration_with_glibc_rseq_off
 else
@@ -257,14 +300,14 @@ fi
 waiter_cpu_ms() {
 	sed -n 's/.*waiter_cpu_ms=\([0-9]*\).*/\1/p' "$out"
 }
-preloaded ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
+preloaded "$quick_limit" ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
 ms=$(waiter_cpu_ms)
 if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ]; then
 	pass "sched_state/waiters_sleep_while_owner_blocks"
 else
 	fail "sched_state/waiters_sleep_while_owner_blocks" "waiters burned ${ms:-?} ms of CPU"
 fi
-preloaded ADAPTIVE_POLICY=spin ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
+preloaded "$quick_limit" ADAPTIVE_POLICY=spin ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
 ms=$(waiter_cpu_ms)
 if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
 	pass "sched_state/control_spin_policy_burns_cpu"

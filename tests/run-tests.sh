@@ -7,15 +7,17 @@ usage() {
 	cat <<EOF
 usage: $0 [--help] host|guest...
 
-host:  the test programs of build/tests/host, tests/host/*.sh and, if
-       make selftests built it, the series' sched_state_abi_test, on
-       this machine's kernel (the library's fallback path; the ABI
-       cases must skip);
+host:  the test programs of build/tests/host, tests/host/*.sh, the
+       random stress test without the preload and, if make selftests
+       built it, the series' sched_state_abi_test, on this machine's
+       kernel (the library's fallback path; the ABI cases must skip);
 guest: tests/vm-runner-tests.sh, then tests/guest/run-suite.sh in QEMU
        on build/bzImage (patched), build/bzImage-debug and
        build/bzImage-stock.
 Output and logs: build/test/<part>.log. The make targets build what
-this needs first (make test, make host-test, make vm-test).
+this needs first (make test, make host-test, make vm-test). Every
+program runs with a time limit (tests/bounded.sh; TEST_TIMEOUT_SCALE
+multiplies them all); STRESS_SECONDS sets the stress test's run time.
 EOF
 }
 
@@ -23,25 +25,46 @@ EOF
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 mkdir -p "$build/test"
+# shellcheck source=tests/bounded.sh
+. "$top/tests/bounded.sh"
 
-# Harness programs and scripts print PASS/FAIL/SKIP lines themselves; a
-# program that fails without one gets a FAIL line of its own.
+# Run NAME, COMMAND..., for at most SECONDS. Harness programs and
+# scripts print PASS/FAIL/SKIP lines themselves; a program that prints
+# none gets one of its own, and so does one that fails without a FAIL
+# line or is stopped by the limit.
+#   run_checked NAME SECONDS COMMAND...
 run_checked() {
-	local name=$1 rc=0
-	shift
-	"$@" >"$build/test/out" 2>&1 || rc=$?
-	cat "$build/test/out"
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$build/test/out"; then
+	local name=$1 seconds=$2 out=$build/test/out
+	shift 2
+	bounded "$seconds" "$@" >"$out" 2>&1
+	cat "$out"
+	if [ -n "$timed_out" ]; then
+		echo "FAIL $name: timed out after $timed_out s"
+	elif [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		echo "FAIL $name: exit status $rc"
+	elif [ "$rc" -eq 0 ] && ! grep -Eq '^(PASS|FAIL|SKIP) ' "$out"; then
+		echo "PASS $name"
 	fi
 }
 
+# The limits: a whole mutex_semantics run takes 3 s on a loaded 2-core
+# host (its cases have limits of their own, in the harness); the
+# stress test runs STRESS_SECONDS, and fails by its own watchdog within
+# 5 s of a hang; the scripts limit each command they run, and their
+# limit only stops one stuck between commands.
 host_tests() {
 	local t
-	for t in "$build"/tests/host/* "$top"/tests/host/*.sh; do
-		[ -x "$t" ] || continue
-		run_checked "$(basename "$t")" "$t"
-	done | sed -u 's/^\(PASS\|FAIL\|SKIP\) /\1 host\//'
+	{
+		for t in "$build"/tests/host/*; do
+			[ -x "$t" ] || continue
+			run_checked "$(basename "$t")" 30 "$t"
+		done
+		run_checked stress/random_no-preload $((${STRESS_SECONDS:-2} + 20)) \
+			"$build/tests/helpers/random_stress"
+		for t in "$top"/tests/host/*.sh; do
+			run_checked "$(basename "$t")" 900 "$t"
+		done
+	} | sed -u 's/^\(PASS\|FAIL\|SKIP\) /\1 host\//'
 	abi_selftests_on_host
 }
 
@@ -49,15 +72,17 @@ host_tests() {
 # lacks the feature, so every case must skip. They find librseq.so in
 # the current directory.
 abi_selftests_on_host() {
-	local dir=$build/selftests/rseq rc=0
+	local dir=$build/selftests/rseq
 	[ -x "$dir/sched_state_abi_test" ] || return 0
-	(cd "$dir" && ./sched_state_abi_test) >"$build/test/abi.out" 2>&1 || rc=$?
+	bounded 30 env -C "$dir" ./sched_state_abi_test >"$build/test/abi.out" 2>&1
 	sh "$top/tests/ksft-tap.sh" host/abi skip "$rc" <"$build/test/abi.out" || true
+	[ -z "$timed_out" ] || echo "FAIL host/abi: timed out after $timed_out s"
 }
 
 guest_tests() {
 	local kernel image rc
-	run_checked vm-runner "$top/tests/vm-runner-tests.sh"
+	# Each of its VM runs has a deadline of its own (run-vm.sh --timeout).
+	run_checked vm-runner 900 "$top/tests/vm-runner-tests.sh"
 	for kernel in patched debug stock; do
 		image=$build/bzImage-$kernel
 		[ "$kernel" = patched ] && image=$build/bzImage

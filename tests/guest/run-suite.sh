@@ -8,7 +8,10 @@
 #   debug:   the same, on the patched kernel with lock debugging
 #            (kernel/config/debug.config);
 #   stock:   it must not, and every test must skip cleanly without it.
-# The argument also prefixes every test name.
+# The argument also prefixes every test name. Every program runs with a
+# time limit (/tests/bounded.sh), so that a hang fails it by name before
+# the runner's deadline ends the whole run; TEST_TIMEOUT_SCALE, if set,
+# replaces the scale chosen below.
 set -u
 
 kernel=${1:-}
@@ -23,19 +26,39 @@ log=/tmp/suite.log
 out=/tmp/test.out
 : >"$log"
 
+# The limits are set for the host (bounded.sh, the test harness,
+# random_stress's watchdog), with ten times or more what each command
+# took there. The TCG guest runs 3 to 10 times slower; the debug
+# kernel's checks made the library's tests 2.1 to 4.1 times slower
+# again (README). Scale them for the worst of that, with room to spare.
+if [ "$kernel" = debug ]; then
+	scale=8
+else
+	scale=3
+fi
+export TEST_TIMEOUT_SCALE="${TEST_TIMEOUT_SCALE:-$scale}"
+# shellcheck source=tests/bounded.sh
+. /tests/bounded.sh
+
 emit() {
 	echo "$*" | tee -a "$log"
 }
 
-# Run a program that exits 0 (pass), 4 (kselftest skip) or else (fail);
-# show its output when it fails.
-#   run_program NAME EXPECT COMMAND...   EXPECT: pass, skip or pass-or-skip
+# Run a program that exits 0 (pass), 4 (kselftest skip) or else (fail),
+# for at most SECONDS (scaled); show its output when it fails.
+#   run_program NAME EXPECT SECONDS COMMAND...
+#   EXPECT: pass, skip or pass-or-skip
 run_program() {
 	name=$1
 	expect=$2
-	shift 2
-	"$@" >"$out" 2>&1
-	rc=$?
+	seconds=$3
+	shift 3
+	bounded "$seconds" "$@" >"$out" 2>&1
+	if [ -n "$timed_out" ]; then
+		emit "FAIL $kernel/$name: timed out after $timed_out s"
+		sed 's/^/    /' "$out"
+		return
+	fi
 	case "$rc" in
 	0) got=pass ;;
 	4) got=skip ;;
@@ -58,18 +81,20 @@ run_program() {
 
 # Selftests with glibc owning rseq, as upstream runs them.
 cd "$selftests" || exit 1
-run_program selftests/basic_test pass ./basic_test
+# Limits: what the loops need, with room; no guest run has timed them
+# but basic_percpu_ops_test.
+run_program selftests/basic_test pass 10 ./basic_test
 # 200 threads yield 100000 times each: 3 minutes on the patched kernel
 # under TCG, 12 on the debug one (2026-12-04), for no lock dependency
 # that param_test, which runs the same per-CPU operations, does not take.
 if [ "$kernel" = debug ]; then
 	emit "SKIP $kernel/selftests/basic_percpu_ops_test: 20 million sched_yield() calls, too slow under lockdep; param_test covers its operations"
 else
-	run_program selftests/basic_percpu_ops_test pass ./basic_percpu_ops_test
+	run_program selftests/basic_percpu_ops_test pass 120 ./basic_percpu_ops_test
 fi
-run_program selftests/param_test_spinlock pass ./param_test -T s -t 4 -r 2000
-run_program selftests/param_test_list pass ./param_test -T l -t 4 -r 2000
-run_program selftests/param_test_membarrier pass ./param_test -T r -t 4 -r 2000
+run_program selftests/param_test_spinlock pass 30 ./param_test -T s -t 4 -r 2000
+run_program selftests/param_test_list pass 30 ./param_test -T l -t 4 -r 2000
+run_program selftests/param_test_membarrier pass 30 ./param_test -T r -t 4 -r 2000
 
 # The sched_state selftests attach their state to glibc's registration,
 # or to their own when glibc registers none.
@@ -78,20 +103,23 @@ if [ "$feature" = present ]; then
 else
 	have=skip
 fi
-run_program selftests/sched_state_test "$have" ./sched_state_test
-run_program selftests/sched_state_test_own_rseq "$have" \
+# sched_state_test sleeps some 3 s in all.
+run_program selftests/sched_state_test "$have" 30 ./sched_state_test
+run_program selftests/sched_state_test_own_rseq "$have" 30 \
 	env GLIBC_TUNABLES=glibc.pthread.rseq=0 ./sched_state_test
-run_program selftests/rseq_mutex "$have" ./rseq_mutex
+run_program selftests/rseq_mutex "$have" 30 ./rseq_mutex
 # The script that upstream's run_tests runs for the two tests above: it
 # must pass with them here, and skip with them on the stock kernel.
-run_program selftests/run_sched_state_tests "$have" ./run_sched_state_tests.sh
+run_program selftests/run_sched_state_tests "$have" 60 ./run_sched_state_tests.sh
 
 # The ABI selftests of the series, one line per case: every case must
 # pass on the patched kernels and skip on the stock one, where each must
 # say that the feature is absent.
-./sched_state_abi_test >"$out" 2>&1
-rc=$?
+# 32 cases, most of which sleep for milliseconds, each under its harness's
+# own 120 s limit.
+bounded 60 ./sched_state_abi_test >"$out" 2>&1
 sh /tests/ksft-tap.sh "$kernel/abi" "$have" "$rc" <"$out" | tee -a "$log"
+[ -z "$timed_out" ] || emit "FAIL $kernel/abi: timed out after $timed_out s"
 planned=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$out")
 absent=$(grep -c '^ok .* # SKIP kernel without PR_RSEQ_SCHED_STATE' "$out")
 if [ "$feature" = present ]; then

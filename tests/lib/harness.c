@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,36 +81,90 @@ static void read_reason(int fd, char *buf, size_t size)
 	buf[len] = '\0';
 }
 
+/* The case being run, whose process group is also its id; 0 between cases. */
+static volatile sig_atomic_t running_case;
+
 /*
- * Wait for @pid for at most @timeout_s seconds; kill it past that.
- * Returns its wait status, or -1 when it timed out.
+ * The harness killed (by a script's timeout, or ^C): take the running
+ * case's process group along, which is not the harness's own group.
  */
-static int wait_child(pid_t pid, unsigned int timeout_s)
+static void kill_running_case(int sig)
 {
-	unsigned long long deadline = now_ns() + timeout_s * 1000000000ULL;
-	int status;
+	if (running_case)
+		kill(-running_case, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
 
-	for (;;) {
-		pid_t ret = waitpid(pid, &status, WNOHANG);
-
-		if (ret == pid)
-			return status;
-		if (ret < 0 && errno != EINTR) {
-			perror("harness: waitpid");
-			exit(2);
-		}
-		if (now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return -1;
-		}
-		sleep_ms(2);
+static void kill_case_group(pid_t pid)
+{
+	if (kill(-pid, SIGKILL) && errno != ESRCH) {
+		perror("harness: kill");
+		exit(2);
 	}
 }
 
-static int run_case(const char *prefix, const struct test_case *tc)
+/*
+ * Wait for case @pid for at most @timeout_s seconds, then kill its
+ * process group: the case itself if it timed out, and any process it
+ * left behind, which would otherwise keep the reason pipe open and
+ * read_reason() waiting. The case is reaped only after that, so that
+ * its pid, the group's id, cannot have been reused by then. Returns its
+ * wait status, or -1 when it timed out.
+ */
+static int wait_case(pid_t pid, unsigned int timeout_s)
 {
-	unsigned int timeout_s = tc->timeout_s ? tc->timeout_s : TEST_DEFAULT_TIMEOUT_S;
+	unsigned long long deadline = now_ns() + timeout_s * 1000000000ULL;
+	bool timed_out = false;
+	siginfo_t info;
+	int status;
+
+	for (;;) {
+		info.si_pid = 0;
+		if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) && errno != EINTR) {
+			perror("harness: waitid");
+			exit(2);
+		}
+		if (info.si_pid == pid)
+			break;
+		if (now_ns() > deadline) {
+			timed_out = true;
+			break;
+		}
+		sleep_ms(2);
+	}
+	kill_case_group(pid);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			perror("harness: waitpid");
+			exit(2);
+		}
+	}
+	return timed_out ? -1 : status;
+}
+
+/* $TEST_TIMEOUT_SCALE, a positive integer, or 1 when unset. */
+static unsigned int timeout_scale(void)
+{
+	const char *env = getenv("TEST_TIMEOUT_SCALE");
+	unsigned long scale;
+	char *end;
+
+	if (!env)
+		return 1;
+	errno = 0;
+	scale = strtoul(env, &end, 10);
+	if (errno || end == env || *end || !scale || scale > 1000) {
+		fprintf(stderr, "harness: TEST_TIMEOUT_SCALE=%s: expected an integer from 1 to 1000\n",
+			env);
+		exit(2);
+	}
+	return scale;
+}
+
+static int run_case(const char *prefix, const struct test_case *tc, unsigned int scale)
+{
+	unsigned int timeout_s = (tc->timeout_s ? tc->timeout_s : TEST_DEFAULT_TIMEOUT_S) * scale;
 	char reason[512];
 	int fds[2], status;
 	pid_t pid;
@@ -124,14 +179,30 @@ static int run_case(const char *prefix, const struct test_case *tc)
 		perror("harness: fork");
 		exit(2);
 	}
+	/*
+	 * The case leads a process group of its own, so that its processes
+	 * can be killed with it. Both sides set it, so that it exists
+	 * whichever of them runs first.
+	 */
 	if (!pid) {
+		if (setpgid(0, 0)) {
+			perror("harness: setpgid");
+			_exit(2);
+		}
 		close(fds[0]);
 		reason_fd = fds[1];
 		tc->run();
 		_exit(TEST_EXIT_PASS);
 	}
+	/* EACCES: the case exec()ed already, after its own setpgid(). */
+	if (setpgid(pid, pid) && errno != EACCES) {
+		perror("harness: setpgid");
+		exit(2);
+	}
+	running_case = pid;
 	close(fds[1]);
-	status = wait_child(pid, timeout_s);
+	status = wait_case(pid, timeout_s);
+	running_case = 0;
 	read_reason(fds[0], reason, sizeof(reason));
 	close(fds[0]);
 
@@ -164,13 +235,17 @@ static int run_case(const char *prefix, const struct test_case *tc)
 int run_tests(const char *prefix, const struct test_case *cases, size_t nr_cases,
 	      const char *filter)
 {
+	unsigned int scale = timeout_scale();
 	int failed = 0;
 	size_t i;
 
+	signal(SIGTERM, kill_running_case);
+	signal(SIGINT, kill_running_case);
+	signal(SIGHUP, kill_running_case);
 	for (i = 0; i < nr_cases; i++) {
 		if (filter && !strstr(cases[i].name, filter))
 			continue;
-		failed |= run_case(prefix, &cases[i]);
+		failed |= run_case(prefix, &cases[i], scale);
 	}
 	fflush(stdout);
 	return failed;
