@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -26,8 +25,11 @@ uint32_t *fork_witness;
 static pthread_key_t thread_exit_key;
 static bool thread_exit_key_created;
 
-/* What a thread not set up in a vfork() child uses: no slot, no counters. */
-static struct adaptive_thread vfork_stand_in;
+/*
+ * What a thread uses where it cannot be set up: in a vfork() child, or
+ * in a signal handler that interrupted its set-up. No slot, no counters.
+ */
+static struct adaptive_thread stand_in;
 
 const char *const rseq_mode_names[NR_RSEQ_MODES] = {
 	[RSEQ_MODE_NONE] = "none",
@@ -144,18 +146,25 @@ static bool in_vfork_child(void)
 }
 
 /*
- * Set up @self for the process it runs in now, unless it is. Signals
- * are blocked throughout, so that a handler that locks a mutex cannot
- * set up the same thread again in the middle (registration, attachment
- * and counters are not async-signal-safe).
+ * Set up @self for the process it runs in now, unless it is. A signal
+ * handler that interrupts this and locks a mutex (asynchronously, or
+ * synchronously: a seccomp SIGSYS trap on one of its system calls) gets
+ * the stand-in instead of setting the same thread up again in the
+ * middle: registration, attachment and counters are not
+ * async-signal-safe. The guard is the thread's own, so no lock.
  */
-static void thread_setup(struct adaptive_thread *self)
+static struct adaptive_thread *thread_setup(struct adaptive_thread *self)
 {
-	sigset_t all, saved;
 	int tid = glibc_tid();
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	if (self->in_setup)
+		return &stand_in;
+	__atomic_store_n(&self->in_setup, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (in_vfork_child()) {
+		__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
+		return &stand_in;
+	}
 	process_start_epoch();
 	if (self->epoch != process_epoch) {
 		self->stats = NULL;
@@ -166,15 +175,14 @@ static void thread_setup(struct adaptive_thread *self)
 		self->epoch = process_epoch;
 		__atomic_store_n(&self->tid, tid, __ATOMIC_RELAXED);
 	}
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
+	return self;
 }
 
 struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self)
 {
-	if (in_vfork_child())
-		return &vfork_stand_in;
-	thread_setup(self);
-	return self;
+	return thread_setup(self);
 }
 
 /*
@@ -185,6 +193,6 @@ struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self)
  */
 void thread_enter_process_slow(struct adaptive_thread *self)
 {
-	if (self != &vfork_stand_in && !in_vfork_child())
+	if (self != &stand_in)
 		thread_setup(self);
 }

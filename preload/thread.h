@@ -55,6 +55,8 @@ struct adaptive_thread {
 	int tid;
 	/* The process epoch it was set up in; 0 until its first use. */
 	uint32_t epoch;
+	/* It is being set up (thread.c): a signal handler must not nest. */
+	bool in_setup;
 	enum rseq_mode mode;
 	struct adaptive_stats *stats;
 };
@@ -91,7 +93,8 @@ struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self);
 /*
  * The calling thread, set up on its first use. In a vfork() child,
  * whose thread-local storage is its parent thread's, a thread not set
- * up yet is not set up there: it gets a stand-in that counts nothing.
+ * up yet is not set up there, nor in a signal handler that interrupted
+ * its set-up: it gets a stand-in that counts nothing.
  */
 static inline struct adaptive_thread *adaptive_thread_self(void)
 {

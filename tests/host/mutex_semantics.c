@@ -21,7 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
 #include <sys/wait.h>
 #include <threads.h>
 #include <time.h>
@@ -957,6 +963,75 @@ static void test_c11_mtx(void)
 	mtx_destroy(&r);
 }
 
+/*
+ * A signal handler that locks while the library sets the thread up on
+ * its first use: here synchronously, a seccomp trap on gettid(), which
+ * the set-up calls (as a sandbox's SIGSYS handler would run). The
+ * handler answers in the system call's place and locks a mutex; the
+ * thread's own first lock must then work, with the handler's nested.
+ */
+static pid_t sigsys_tid;
+static pthread_mutex_t sigsys_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int sigsys_traps, sigsys_failures;
+
+static void sigsys_handler(int sig, siginfo_t *info, void *context)
+{
+	ucontext_t *uc = context;
+
+	uc->uc_mcontext.gregs[REG_RAX] = sigsys_tid;
+	sigsys_traps++;
+	sigsys_failures += pthread_mutex_lock(&sigsys_mutex) != 0;
+	sigsys_failures += pthread_mutex_unlock(&sigsys_mutex) != 0;
+}
+
+static int trap_gettid(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_gettid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(filter), .filter = filter };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+static void *sigsys_first_lock(void *arg)
+{
+	pthread_mutex_t m;
+	long failures = 0;
+
+	sigsys_tid = gettid();
+	if (trap_gettid())
+		return (void *) -1L;
+	init_typed(&m, PTHREAD_MUTEX_ERRORCHECK);
+	failures += pthread_mutex_lock(&m) != 0;
+	failures += pthread_mutex_lock(&m) != EDEADLK;
+	failures += pthread_mutex_unlock(&m) != 0;
+	return (void *) failures;
+}
+
+static void test_signal_handler_locks_during_first_use(void)
+{
+	struct sigaction sa = { .sa_sigaction = sigsys_handler, .sa_flags = SA_SIGINFO };
+	pthread_t thread;
+	void *failures;
+
+	CHECK_SYS(sigaction(SIGSYS, &sa, NULL));
+	CHECK_OK(pthread_create(&thread, NULL, sigsys_first_lock, NULL));
+	CHECK_OK(pthread_join(thread, &failures));
+	if (failures == (void *) -1L)
+		test_skip("no seccomp filter: %m");
+	CHECK(!failures, "%ld of the thread's own calls failed", (long) failures);
+	CHECK(!sigsys_failures, "%d of the handler's calls failed", sigsys_failures);
+	if (preloaded() && !sigsys_traps && getenv("ADAPTIVE_POLICY") &&
+	    strcmp(getenv("ADAPTIVE_POLICY"), "glibc"))
+		test_fail("the set-up made no gettid() call to trap: the test tests nothing");
+}
+
 struct churn {
 	pthread_mutex_t mutexes[2];
 	long counters[2];
@@ -1241,6 +1316,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(fork_child_is_its_own_owner),
 	TEST_CASE(vfork_child_is_its_own_owner),
 	TEST_CASE(c11_mtx),
+	TEST_CASE(signal_handler_locks_during_first_use),
 	TEST_CASE(thread_churn),
 	TEST_CASE(errno_preserved),
 	TEST_CASE(reinit_as_other_type),
