@@ -23,6 +23,8 @@ HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
+# vm-bench's baselines: glibc's own mutex kinds applied to every mutex.
+BASELINES := $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
@@ -95,13 +97,19 @@ selftests: kernel
 		{ tail -n 20 $(BUILD)/selftests.log; echo 'selftests: build failed, see $(BUILD)/selftests.log'; exit 1; }
 	@cp $(SELFTESTS_SRC)/run_sched_state_tests.sh $(SELFTESTS)/
 
-tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOADS)
+tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOADS) $(BASELINES)
 
-workloads: $(WORKLOADS)
+workloads: $(WORKLOADS) $(BASELINES)
 
 $(BUILD)/workloads/%: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -lm
+
+$(BUILD)/workloads/libglibc-adaptive.so: KIND := ADAPTIVE
+$(BUILD)/workloads/libkernel-spin.so: KIND := PI
+$(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so: workloads/lib/glibc-mutex-kind.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DKIND_$(KIND) -fPIC -fvisibility=hidden -shared -o $@ $< -ldl
 
 $(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h
 	@mkdir -p $(@D)
