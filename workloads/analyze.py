@@ -187,7 +187,8 @@ def kernel_table(out, values, kernel_workloads):
 
 
 def svg_plot(path, workload, threads, policies, results):
-    """Ratio to glibc against threads, with 95% intervals as error bars:
+    """Ratio to glibc against threads, with 95% intervals as error bars, on
+    a logarithmic scale (a ratio and its inverse lie as far from 1):
     throughput on the left, CPU per operation on the right."""
     panels = [m for m in ("ops_per_sec", "cpu_ns_per_op")
               if any((m, workload, t, p) in results for t in threads for p in policies)]
@@ -197,19 +198,19 @@ def svg_plot(path, workload, threads, policies, results):
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * len(panels)}" '
              f'height="{height + 20 * len(policies) // 3 + 40}" font-family="sans-serif" '
              'font-size="11">',
-             f'<text x="10" y="16" font-size="13">{workload}: ratio to glibc, geometric mean '
-             'of paired ratios with 95% bootstrap interval</text>']
+             f'<text x="10" y="16" font-size="13">{workload}: ratio to glibc (log scale), '
+             'geometric mean of paired ratios with 95% bootstrap interval</text>']
     for i, metric in enumerate(panels):
         x0 = i * width
         cells = [results[(metric, workload, t, p)] for t in threads for p in policies
                  if (metric, workload, t, p) in results]
-        bounds = [v for c in cells if c.n >= 2 for v in (c.low, c.high)] + [1.0]
+        bounds = [math.log(v) for c in cells if c.n >= 2 for v in (c.low, c.high)] + [0.0]
         lo, hi = min(bounds), max(bounds)
         pad = (hi - lo) * 0.08 or 0.05
         lo, hi = lo - pad, hi + pad
 
-        def y(v):
-            return 30 + (height - margin) * (hi - v) / (hi - lo)
+        def y(v, lo=lo, hi=hi):
+            return 30 + (height - margin) * (hi - math.log(v)) / (hi - lo)
 
         left, right = x0 + margin, x0 + width - 15
         parts.append(f'<text x="{x0 + width / 2}" y="{height + 5}" text-anchor="middle">'
@@ -218,9 +219,9 @@ def svg_plot(path, workload, threads, policies, results):
         parts.append(f'<line x1="{left}" y1="{y(1):.1f}" x2="{right}" y2="{y(1):.1f}" '
                      'stroke="black" stroke-dasharray="4,3"/>')
         for tick in range(6):
-            v = lo + (hi - lo) * tick / 5
+            v = math.exp(lo + (hi - lo) * tick / 5)
             parts.append(f'<text x="{left - 5}" y="{y(v) + 4:.1f}" text-anchor="end">'
-                         f'{v:.2f}</text>')
+                         f'{v:.3g}</text>')
             parts.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{right}" y2="{y(v):.1f}" '
                          'stroke="#ddd"/>')
         slot = (right - left) / len(threads)
