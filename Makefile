@@ -24,6 +24,8 @@ HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
+# vm-bench's baselines: glibc's own mutex kinds applied to every mutex.
+BASELINES := $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
@@ -37,7 +39,7 @@ help:
 	@echo 'Targets:'
 	@echo '  test          host tests, then vm-test; ends with "N passed, N failed"'
 	@echo '  vm-test       the guest suite on build/bzImage, bzImage-debug and bzImage-stock'
-	@echo '  vm-bench      workloads with and without the preload in the guest [PROFILE=full]'
+	@echo '  vm-bench      lock workloads under every policy in the guest [PROFILE=smoke|quick|full]'
 	@echo '  host-test     the host tests only'
 	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug]'
 	@echo '  preload       build/libadaptive.so: LD_PRELOAD=build/libadaptive.so ./app'
@@ -56,7 +58,7 @@ help:
 	@echo
 	@echo 'Variables: BUILD=$(BUILD), JOBS (kernel build jobs), V=1 (verbose kernel build),'
 	@echo '  VCPUS=2, MEM=1G, ACCEL=auto|kvm|tcg, TIMEOUT (seconds) for the guest,'
-	@echo '  PROFILE=quick|full for vm-bench'
+	@echo '  PROFILE=smoke|quick|full for vm-bench (workloads/vm-bench.sh --help)'
 
 deps:
 	scripts/install-deps.sh kernel vm test bench
@@ -96,13 +98,19 @@ selftests: kernel
 		{ tail -n 20 $(BUILD)/selftests.log; echo 'selftests: build failed, see $(BUILD)/selftests.log'; exit 1; }
 	@cp $(SELFTESTS_SRC)/run_sched_state_tests.sh $(SELFTESTS)/
 
-tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOADS)
+tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOADS) $(BASELINES)
 
-workloads: $(WORKLOADS)
+workloads: $(WORKLOADS) $(BASELINES)
 
 $(BUILD)/workloads/%: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -lm
+
+$(BUILD)/workloads/libglibc-adaptive.so: KIND := ADAPTIVE
+$(BUILD)/workloads/libkernel-spin.so: KIND := PI
+$(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so: workloads/lib/glibc-mutex-kind.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DKIND_$(KIND) -fPIC -fvisibility=hidden -shared -o $@ $< -ldl
 
 $(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h
 	@mkdir -p $(@D)

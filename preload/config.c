@@ -40,6 +40,8 @@ const char *const adaptive_policy_names[NR_POLICIES] = {
 	[POLICY_SPIN] = "spin",
 	[POLICY_FUTEX] = "futex",
 	[POLICY_GLIBC] = "glibc",
+	[POLICY_SPIN_SINGLE] = "spin-single",
+	[POLICY_SCHED_STATE_MULTI] = "sched-state-multi",
 };
 
 struct adaptive_config adaptive_config = {
@@ -87,7 +89,8 @@ static void read_policy(void)
 		}
 	}
 	adaptive_warn("ADAPTIVE_POLICY=%s is not one of sched-state, spin-count, spin, "
-		      "futex, glibc; using the default, sched-state", value);
+		      "futex, glibc, spin-single, sched-state-multi; using the default, "
+		      "sched-state", value);
 }
 
 /* An unsigned integer in [min, max] from @name, or @fallback with a warning. */
@@ -175,7 +178,8 @@ bool adaptive_init(void)
 	stats_init();
 	sched_state_init();
 	/* Without the kernel feature, the sensible bounded spin. */
-	if (adaptive_config.policy == POLICY_SCHED_STATE && !sched_state_supported())
+	if ((adaptive_config.policy == POLICY_SCHED_STATE ||
+	     adaptive_config.policy == POLICY_SCHED_STATE_MULTI) && !sched_state_supported())
 		adaptive_config.policy = POLICY_SPIN_COUNT;
 	__atomic_store_n(&adaptive_init_state, INIT_ENABLED, __ATOMIC_RELEASE);
 	return true;

@@ -19,6 +19,10 @@ enum adaptive_policy {
 	POLICY_FUTEX,
 	/* Leave every mutex to glibc. */
 	POLICY_GLIBC,
+	/* Ablations for vm-bench: spin with one spinner per mutex, and
+	 * sched-state with any number of spinners. */
+	POLICY_SPIN_SINGLE,
+	POLICY_SCHED_STATE_MULTI,
 	NR_POLICIES
 };
 

@@ -56,16 +56,27 @@ static inline unsigned long long now_ns(void)
  * kernel's own mutexes do (the OSQ in kernel/locking/mutex.c): the
  * spinner takes the lock when the running owner releases it, and more
  * spinners would only take CPUs that runnable threads need, the owner's
- * among them when threads outnumber CPUs.
+ * among them when threads outnumber CPUs. The ablations spin-single and
+ * sched-state-multi move only this limit, so that vm-bench can tell its
+ * effect from that of the owner's state.
  */
 static inline bool policy_single_spinner(void)
 {
-	return adaptive_config.policy == POLICY_SCHED_STATE;
+	return adaptive_config.policy == POLICY_SCHED_STATE ||
+	       adaptive_config.policy == POLICY_SPIN_SINGLE;
 }
 
 static inline bool policy_is_time_bounded(void)
 {
-	return adaptive_config.policy == POLICY_SCHED_STATE || adaptive_config.policy == POLICY_SPIN;
+	switch (adaptive_config.policy) {
+	case POLICY_SCHED_STATE:
+	case POLICY_SCHED_STATE_MULTI:
+	case POLICY_SPIN:
+	case POLICY_SPIN_SINGLE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* A spin phase ends at its bound, and never after the caller's deadline. */
@@ -119,6 +130,7 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 		return SPIN_STOP_STARVING;
 	switch (adaptive_config.policy) {
 	case POLICY_SCHED_STATE:
+	case POLICY_SCHED_STATE_MULTI:
 		owner_tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
 		/* 0: the lock is changing hands. */
 		if (!owner_tid)
@@ -132,6 +144,7 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 			return SPIN_STOP_OWNER_OFF_CPU;
 		return spin_within_time(w);
 	case POLICY_SPIN:
+	case POLICY_SPIN_SINGLE:
 		return spin_within_time(w);
 	case POLICY_SPIN_COUNT:
 		return spin_within_count(w);

@@ -6,8 +6,8 @@ set -euo pipefail
 declare -A groups=(
 	[kernel]="linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils perl rsync"
 	[vm]="qemu-system-x86 busybox-static cpio gzip"
-	[test]="sysbench stress-ng valgrind"
-	[bench]="sysbench stress-ng rocksdb-tools gnuplot-nox"
+	[test]="sysbench stress-ng valgrind python3"
+	[bench]="sysbench stress-ng rocksdb-tools python3"
 )
 
 usage() {

@@ -5,7 +5,10 @@
  * 100 ns), long on-CPU ones (tens of us) and blocking ones (the holder
  * sleeps about 100 us to 1 ms inside), where no single spin budget suits
  * every mode. A fixed number of operations is shared out as threads take
- * them, so that a thread that waits less does more.
+ * them, so that a thread that waits less does more; or, with -d, the
+ * threads take operations for a fixed time (steady state for vm-bench),
+ * and the rate is that of the operations done over the measured interval
+ * (thread start to the last thread's stop, without the calibration).
  *
  * Prints one line of key=value: ops_per_sec, cpu_ns_per_op (user and
  * system time of all threads), lock acquisition latency p50_us and
@@ -13,14 +16,17 @@
  *
  * usage: multimodal [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK]
  *                   [-s SHORT_NS] [-l LONG_US] [-b BLOCK_MIN_US:BLOCK_MAX_US]
- *                   [-o OUTSIDE_NS]
+ *                   [-o OUTSIDE_NS] [-d SECONDS]
  *   -t threads (default 4)               -n operations in all (default 20000)
+ *   -d run for SECONDS (decimal) instead of -n operations; the latency
+ *      percentiles then come from the first MAX_SAMPLES operations
  *   -m mix weights (default 90:9:1)      -s short section (default 100 ns)
  *   -l long section (default 20 us)      -b blocking range (default 100:1000 us)
  *   -o work outside the lock between operations (default 500 ns)
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,10 +37,14 @@
 #include <unistd.h>
 
 #define MAX_THREADS 64
+/* Latency samples kept in a timed run: 32 MiB, touched only as used. */
+#define MAX_SAMPLES (1L << 22)
 
 struct config {
 	int threads;
 	long ops;
+	/* A timed run (-d) lasts this long; 0: a run of ops operations. */
+	uint64_t duration_ns;
 	unsigned int weight_short, weight_long, weight_block;
 	unsigned long short_ns, long_ns, block_min_ns, block_max_ns, outside_ns;
 };
@@ -52,6 +62,10 @@ static struct config cfg = {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* Operations handed out so far; each thread takes the next until ops. */
 static long next_op;
+/* A timed run is over: threads finish their operation and return. */
+static bool stop;
+/* Operations whose latency is kept: ops, or MAX_SAMPLES in a timed run. */
+static long samples;
 /* Lock acquisition latency of every operation, in ns. */
 static uint64_t *latency_ns;
 /* Calibrated busy-loop iterations per nanosecond (times 1024). */
@@ -133,11 +147,19 @@ static void *worker(void *arg)
 	long id = (long) arg, op;
 	uint64_t rng = 0x9e3779b97f4a7c15ULL * (id + 1);
 
-	while ((op = __atomic_fetch_add(&next_op, 1, __ATOMIC_RELAXED)) < cfg.ops) {
-		uint64_t start = now_ns();
+	for (;;) {
+		uint64_t start;
 
+		if (cfg.duration_ns ? __atomic_load_n(&stop, __ATOMIC_RELAXED) :
+				      __atomic_load_n(&next_op, __ATOMIC_RELAXED) >= cfg.ops)
+			break;
+		op = __atomic_fetch_add(&next_op, 1, __ATOMIC_RELAXED);
+		if (!cfg.duration_ns && op >= cfg.ops)
+			break;
+		start = now_ns();
 		pthread_mutex_lock(&lock);
-		latency_ns[op] = now_ns() - start;
+		if (op < samples)
+			latency_ns[op] = now_ns() - start;
 		if (__atomic_fetch_add(&inside, 1, __ATOMIC_RELAXED)) {
 			fprintf(stderr, "multimodal: two threads inside the critical section\n");
 			abort();
@@ -166,7 +188,7 @@ static double seconds(struct timeval tv)
 static void usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK] [-s SHORT_NS] "
-		"[-l LONG_US] [-b MIN_US:MAX_US] [-o OUTSIDE_NS]\n", prog);
+		"[-l LONG_US] [-b MIN_US:MAX_US] [-o OUTSIDE_NS] [-d SECONDS]\n", prog);
 	exit(2);
 }
 
@@ -185,9 +207,11 @@ static unsigned long parse_ulong(const char *s, const char *prog)
 static void parse_args(int argc, char **argv)
 {
 	unsigned long lo, hi;
+	double secs;
+	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:n:m:s:l:b:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:l:b:o:d:")) != -1) {
 		switch (opt) {
 		case 't':
 			cfg.threads = parse_ulong(optarg, argv[0]);
@@ -215,6 +239,12 @@ static void parse_args(int argc, char **argv)
 		case 'o':
 			cfg.outside_ns = parse_ulong(optarg, argv[0]);
 			break;
+		case 'd':
+			secs = strtod(optarg, &end);
+			if (end == optarg || *end || !(secs > 0 && secs < 1e6))
+				usage(argv[0]);
+			cfg.duration_ns = secs * 1e9;
+			break;
 		default:
 			usage(argv[0]);
 		}
@@ -230,16 +260,17 @@ static void parse_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	pthread_t threads[MAX_THREADS];
-	long i, min_ops = -1, max_ops = 0;
+	long i, done = 0, kept, min_ops = -1, max_ops = 0;
 	struct rusage usage_start, usage_end;
 	uint64_t start, elapsed;
 	double cpu;
 	int ret;
 
 	parse_args(argc, argv);
-	latency_ns = calloc(cfg.ops, sizeof(*latency_ns));
+	samples = cfg.duration_ns ? MAX_SAMPLES : cfg.ops;
+	latency_ns = calloc(samples, sizeof(*latency_ns));
 	if (!latency_ns) {
-		fprintf(stderr, "multimodal: out of memory for %ld samples\n", cfg.ops);
+		fprintf(stderr, "multimodal: out of memory for %ld samples\n", samples);
 		return 1;
 	}
 	calibrate();
@@ -253,6 +284,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (cfg.duration_ns) {
+		sleep_ns(cfg.duration_ns);
+		__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
+	}
 	for (i = 0; i < cfg.threads; i++)
 		pthread_join(threads[i], NULL);
 	elapsed = now_ns() - start;
@@ -261,16 +296,17 @@ int main(int argc, char **argv)
 	      seconds(usage_start.ru_utime) - seconds(usage_start.ru_stime);
 
 	for (i = 0; i < cfg.threads; i++) {
+		done += ops_done[i];
 		if (min_ops < 0 || ops_done[i] < min_ops)
 			min_ops = ops_done[i];
 		if (ops_done[i] > max_ops)
 			max_ops = ops_done[i];
 	}
-	qsort(latency_ns, cfg.ops, sizeof(*latency_ns), compare_u64);
-	printf("threads=%d ops=%ld ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f p99_us=%.2f "
-	       "min_thread_ops=%ld max_thread_ops=%ld\n",
-	       cfg.threads, cfg.ops, cfg.ops * 1e9 / elapsed, cpu * 1e9 / cfg.ops,
-	       latency_ns[cfg.ops / 2] / 1e3, latency_ns[cfg.ops * 99 / 100] / 1e3, min_ops,
-	       max_ops);
+	kept = done < samples ? done : samples;
+	qsort(latency_ns, kept, sizeof(*latency_ns), compare_u64);
+	printf("threads=%d ops=%ld seconds=%.3f ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f "
+	       "p99_us=%.2f min_thread_ops=%ld max_thread_ops=%ld\n",
+	       cfg.threads, done, elapsed / 1e9, done * 1e9 / elapsed, cpu * 1e9 / done,
+	       latency_ns[kept / 2] / 1e3, latency_ns[kept * 99 / 100] / 1e3, min_ops, max_ops);
 	return 0;
 }

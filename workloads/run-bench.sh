@@ -2,36 +2,59 @@
 # Run the benchmark matrix inside the guest (busybox sh); the host side
 # is workloads/vm-bench.sh. Prints progress, and one "CSV," line per run:
 #
-#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status
+#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness
 #
-# usage: run-bench.sh locks|kernel KERNEL REPS "THREADS..." "POLICIES..."
+# usage: run-bench.sh locks|kernel KERNEL BOOT "ROTATIONS..." "THREADS..." "POLICIES..." SECONDS [WORKLOADS]
 #   locks:  the workloads of part=locks, at each thread count, each policy;
 #   kernel: those of part=kernel (the patch's own cost), at their thread count.
-#   Policy glibc runs without the preload; the others with
-#   LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=<policy>.
+#   Each rotation R is one repetition (rep R+1) with the policies in
+#   rotated order, starting at the (R mod N)th of N, so that a set of N
+#   rotations puts every policy in every position; the host spreads them
+#   over boots. Each run lasts SECONDS where the workload can be timed.
+#   Before its repetitions, each workload runs once, discarded (warm-up).
+#   WORKLOADS (a space-separated list) limits the part to those names.
+#   Policy glibc runs without a preload; glibc-adaptive and kernel-spin
+#   with glibc's own mutex kinds (/workloads/lib<policy>.so); the others
+#   with LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=<policy>.
 # shellcheck disable=SC1090,SC2154 # the definitions set min_threads etc.
 set -u
 
-if [ $# -ne 5 ]; then
-	sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
+if [ $# -ne 7 ] && [ $# -ne 8 ]; then
+	sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1
 kernel=$2
-reps=$3
-thread_counts=$4
-policies=$5
+boot=$3
+rotations=$4
+thread_counts=$5
+policies=$6
+seconds=$7
+only=${8:-}
 defs=/workloads/defs
 lib=/usr/lib/libadaptive.so
 out=/tmp/bench.out
 vcpus=$(nproc)
 
 # ops_per_sec and cpu_ns_per_op from the cputime line, for $1 threads of
-# the sourced definition, whose output is in $2.
+# the sourced definition, whose output is in $2: the kernel part's
+# fixed-work runs (wall time of the process; issue 10, point 5, is left).
 parse_cputime() {
 	sed -n 's/^cputime: status=0 wall_ns=\([0-9]*\) cpu_ns=\([0-9]*\)$/\1 \2/p' "$2" |
-		awk -v ops="$(wl_ops "$1")" '{ printf "ops_per_sec=%.1f cpu_ns_per_op=%.0f\n",
-			ops * 1e9 / $1, $2 / ops }'
+		awk -v ops="$(wl_ops "$1")" '{ printf "ops_per_sec=%.1f cpu_ns_per_op=%.0f seconds=%.3f\n",
+			ops * 1e9 / $1, $2 / ops, $1 / 1e9 }'
+}
+
+# sysbench's rate over its own measured interval ("total time"), in
+# events times $2 per second; CPU per unit from the cputime line.
+sysbench_rate() {
+	awk -v units="$2" '
+		/total time:/ { t = $3; sub(/s$/, "", t) }
+		/total number of events:/ { events = $NF }
+		/^cputime: status=0/ { split($4, c, "="); cpu = c[2] }
+		END { if (t > 0 && events > 0)
+			printf "seconds=%s ops_per_sec=%.1f cpu_ns_per_op=%.0f\n",
+				t, events * units / t, cpu / (events * units) }' "$1"
 }
 
 field() {
@@ -41,12 +64,14 @@ field() {
 # The definitions of this part.
 workloads=
 for def in "$defs"/*.sh; do
-	if grep -q "^part=$part\$" "$def"; then
-		workloads="$workloads $(basename "$def" .sh)"
+	name=$(basename "$def" .sh)
+	if grep -q "^part=$part\$" "$def" &&
+		{ [ -z "$only" ] || echo " $only " | grep -q " $name "; }; then
+		workloads="$workloads $name"
 	fi
 done
 
-# The policies in rotated order for rep $1, so that drift hits all alike.
+# The policies in the order of rotation $1.
 rotated() {
 	# shellcheck disable=SC2086 # split the list
 	set -- $(($1 % $(echo "$policies" | wc -w))) $policies
@@ -64,44 +89,61 @@ rotated() {
 	done
 }
 
-# The runs, one per line: rep workload threads policy.
+# The thread counts of the sourced definition.
+counts() {
+	if [ "$part" = kernel ]; then
+		echo "$fixed_threads"
+		return
+	fi
+	for t in $thread_counts; do
+		[ "$t" -ge "$min_threads" ] && printf '%s ' "$t"
+	done
+}
+
+# The runs, one per line: rep workload threads policy, rep 0 a warm-up:
+# each workload's first run in this boot, at its largest thread count with
+# the first policy, whose figures are dropped.
 plan=/tmp/bench.plan
 : >"$plan"
-rep=1
-while [ "$rep" -le "$reps" ]; do
+first_rotation=${rotations%% *}
+for w in $workloads; do
+	(
+		. "$defs/$w.sh"
+		for t in $(counts); do last=$t; done
+		echo "0 $w $last $(rotated "$first_rotation" | cut -d' ' -f1)"
+	) >>"$plan"
+done
+for r in $rotations; do
 	for w in $workloads; do
 		(
 			. "$defs/$w.sh"
-			counts=$thread_counts
-			[ "$part" = kernel ] && counts=$fixed_threads
-			for t in $counts; do
-				[ "$part" = locks ] && [ "$t" -lt "$min_threads" ] && continue
-				for p in $(rotated "$rep"); do
-					echo "$rep $w $t $p"
+			for t in $(counts); do
+				for p in $(rotated "$r"); do
+					echo "$((r + 1)) $w $t $p"
 				done
 			done
 		) >>"$plan"
 	done
-	rep=$((rep + 1))
 done
 
 total=$(wc -l <"$plan")
 done_runs=0
 start=$(date +%s)
-echo "bench: $part on the $kernel kernel, $vcpus vCPUs: $total runs of"
+echo "bench: $part on the $kernel kernel, boot $boot, $vcpus vCPUs, ${seconds}s runs: $total runs of"
 for w in $workloads; do
 	(. "$defs/$w.sh" && echo "    $w: $description")
 done
 while read -r rep w t p; do
 	(
 		. "$defs/$w.sh"
-		cmd=$(wl_command "$t")
-		if [ "$p" = glibc ]; then
-			eval "timeout 300 /workloads/cputime $cmd" >"$out" 2>&1
-		else
-			eval "LD_PRELOAD=$lib ADAPTIVE_POLICY=$p timeout 300 /workloads/cputime $cmd" \
-				>"$out" 2>&1
-		fi
+		cmd=$(wl_command "$t" "$seconds")
+		case "$p" in
+		glibc) preload= ;;
+		glibc-adaptive | kernel-spin) preload="LD_PRELOAD=/workloads/lib$p.so" ;;
+		*) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=$p" ;;
+		esac
+		# A run may take twice its time plus start-up before it is killed.
+		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $cmd" >"$out" 2>&1
 		rc=$?
 		result=$(wl_parse "$t" "$out")
 		if [ "$rc" -ne 0 ]; then
@@ -115,10 +157,14 @@ while read -r rep w t p; do
 			echo "bench: $w threads=$t policy=$p rep=$rep failed ($status); output tail:"
 			tail -n 5 "$out" | sed 's/^/    /'
 		fi
-		echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(field ops_per_sec "$result"),$(field cpu_ns_per_op "$result"),$(field p50_us "$result"),$(field p99_us "$result"),$status"
+		if [ "$rep" -gt 0 ]; then
+			echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(field ops_per_sec "$result"),$(field cpu_ns_per_op "$result"),$(field p50_us "$result"),$(field p99_us "$result"),$status,$boot,$(field seconds "$result"),$(field fairness "$result")"
+		fi
 	)
 	done_runs=$((done_runs + 1))
 	elapsed=$(($(date +%s) - start))
 	left=$((elapsed * (total - done_runs) / done_runs))
-	echo "bench: [$done_runs/$total] $w threads=$t policy=$p rep=$rep; ${elapsed}s elapsed, about ${left}s left"
+	label="rep=$rep"
+	[ "$rep" = 0 ] && label="warm-up, discarded"
+	echo "bench: [$done_runs/$total] $w threads=$t policy=$p $label; ${elapsed}s elapsed, about ${left}s left in this boot"
 done <"$plan"

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# make vm-bench: every workload of workloads/defs in the guest, without the
-# preload (policy glibc) and with each ADAPTIVE_POLICY, interleaved, then
-# the kernel patch's own cost on build/bzImage against build/bzImage-stock.
-# Results: build/bench/results.csv, summary.md, plots (SVG).
+# make vm-bench: every lock workload of workloads/defs in the guest, under
+# every policy (glibc without a preload, glibc's own adaptive and PI
+# mutexes, and libadaptive's policies), in balanced rotations over several
+# boots; then the kernel patch's own cost on build/bzImage against
+# build/bzImage-stock. Results: build/bench/results.csv; summary.md and
+# plots (SVG) from workloads/analyze.py.
 set -euo pipefail
 
 usage() {
 	cat <<EOF
 usage: $0 [--help]
 
-Environment: PROFILE=quick (default: threads 1 2 4 8, 3 repetitions) or
-full (threads 1 2 4 8 16, 5 repetitions); VCPUS (default 2), MEM, ACCEL
-as for vm-image/run-vm.sh. Needs what make vm-bench builds first.
+Environment:
+  PROFILE   smoke: multimodal only, threads 1 4, 2 s runs, 2 boots, one set
+                   of rotations, no kernel-cost part (checks the pipeline);
+            quick (default): threads 1 2 4, 2 s runs, 2 boots, one set;
+            full: threads 1 2 4 8 16, 5 s runs, 3 boots, two sets.
+            A set is one rotation per policy, so that every policy runs
+            once in every position of the order; the rotations of the
+            sets are dealt out over the boots.
+  SECONDS_PER_RUN, BOOTS, SETS, THREADS, WORKLOADS (names of
+            workloads/defs) override the profile.
+  VCPUS (default 2), MEM, ACCEL as for vm-image/run-vm.sh; BENCH_TIMEOUT
+            (seconds per boot, default 5400).
+Needs what make vm-bench builds first.
 EOF
 }
 case "${1:-}" in
@@ -24,47 +36,67 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 bench=$build/bench
 profile=${PROFILE:-quick}
+workloads=
 case "$profile" in
-quick) threads="1 2 4 8" reps=3 ;;
-full) threads="1 2 4 8 16" reps=5 ;;
-*) echo "vm-bench: PROFILE=$profile: expected quick or full" >&2; exit 2 ;;
+smoke) threads="1 4" seconds=2 boots=2 sets=1 kernel_reps=0 workloads=multimodal ;;
+quick) threads="1 2 4" seconds=2 boots=2 sets=1 kernel_reps=3 ;;
+full) threads="1 2 4 8 16" seconds=5 boots=3 sets=2 kernel_reps=5 ;;
+*) echo "vm-bench: PROFILE=$profile: expected smoke, quick or full" >&2; exit 2 ;;
 esac
-policies="glibc sched-state spin-count spin futex"
+threads=${THREADS:-$threads}
+seconds=${SECONDS_PER_RUN:-$seconds}
+boots=${BOOTS:-$boots}
+sets=${SETS:-$sets}
+workloads=${WORKLOADS:-$workloads}
+policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
 # The patch's own cost: without the preload, and with it (sched_state).
 kernel_policies="glibc sched-state"
 export VCPUS=${VCPUS:-2}
 mkdir -p "$bench"
 date=$(date -u +%Y-%m-%dT%H:%MZ)
-header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date
+header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness
 
-# Run part $1 on kernel image $2 named $3, $4 repetitions, numbered from
-# $5 on; append its rows to rows.csv.
+# Run part $1 on kernel image $2 named $3 in boot $4 with the rotations
+# $5 of policies $6; append its rows to rows.csv.
 run_part() {
-	local part=$1 image=$2 kernel=$3 nreps=$4 first=$5 list=$policies log accel
-	log=$bench/$part-$kernel-$first.log
-	[ "$part" = kernel ] && list=$kernel_policies
-	echo "vm-bench: $part on $kernel ($(basename "$image")), PROFILE=$profile"
+	local part=$1 image=$2 kernel=$3 boot=$4 rotations=$5 list=$6 only=$workloads log accel
+	# WORKLOADS picks lock workloads; the kernel part runs all of its own.
+	[ "$part" = kernel ] && only=
+	log=$bench/$part-$kernel-boot$boot.log
+	echo "vm-bench: $part on $kernel ($(basename "$image")), boot $boot, rotations $rotations, PROFILE=$profile"
 	TIMEOUT=${BENCH_TIMEOUT:-5400} "$top/vm-image/run-vm.sh" --kernel "$image" \
-		"sh /workloads/run-bench.sh $part $kernel $nreps '$threads' '$list'" 2>&1 |
+		"sh /workloads/run-bench.sh $part $kernel $boot '$rotations' '$threads' '$list' $seconds '$only'" 2>&1 |
 		tee "$log" | grep --line-buffered -v '^CSV,' || true
 	accel=$(sed -n 's/^run-vm: [^,]*, \([a-z]*\), .*/\1/p' "$log" | head -n 1)
+	# Guest fields 2-12 are the first 11 columns, 13-15 the last three.
 	grep '^CSV,' "$log" |
-		awk -F, -v OFS=, -v first="$first" -v tail="${accel:-unknown},$date" \
-			'{ $1 = ""; sub(/^,/, ""); $6 = $6 + first - 1; print $0, tail }' >>"$bench/rows.csv"
+		awk -F, -v OFS=, -v mid="${accel:-unknown},$date" \
+			'{ print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, mid, $13, $14, $15 }' >>"$bench/rows.csv"
 	if ! grep -q "^bench: \[\([0-9]*\)/\1\]" "$log"; then
-		echo "vm-bench: the $part run on $kernel did not finish, see $log" >&2
+		echo "vm-bench: the $part run on $kernel in boot $boot did not finish, see $log" >&2
 		return 1
 	fi
 }
 
 : >"$bench/rows.csv"
 status=0
-run_part locks "$build/bzImage" patched "$reps" 1 || status=1
+# Rotation r of the sets goes to boot (r mod boots) + 1: each boot gets
+# every boots-th rotation, and the positions of every policy are spread
+# over all boots.
+npolicies=$(wc -w <<<"$policies")
+for ((boot = 1; boot <= boots; boot++)); do
+	rotations=
+	for ((r = boot - 1; r < sets * npolicies; r += boots)); do
+		rotations+="${rotations:+ }$r"
+	done
+	[ -n "$rotations" ] || continue
+	run_part locks "$build/bzImage" patched "$boot" "$rotations" "$policies" || status=1
+done
 # The two kernels cannot share a boot: alternate boots, one repetition
 # each, so that drift of the host hits both alike.
-for ((rep = 1; rep <= reps; rep++)); do
-	run_part kernel "$build/bzImage-stock" stock 1 "$rep" || status=1
-	run_part kernel "$build/bzImage" patched 1 "$rep" || status=1
+for ((rep = 1; rep <= kernel_reps; rep++)); do
+	run_part kernel "$build/bzImage-stock" stock "$rep" "$((rep - 1))" "$kernel_policies" || status=1
+	run_part kernel "$build/bzImage" patched "$rep" "$((rep - 1))" "$kernel_policies" || status=1
 done
 {
 	echo "$header"
@@ -72,8 +104,10 @@ done
 } >"$bench/results.csv"
 rm -f "$bench/rows.csv"
 
-"$top/workloads/summarize.sh" "$bench/results.csv" >"$bench/summary.md"
+command="PROFILE=$profile THREADS='$threads' SECONDS_PER_RUN=$seconds BOOTS=$boots SETS=$sets"
+[ -n "$workloads" ] && command+=" WORKLOADS='$workloads'"
+python3 "$top/workloads/analyze.py" --command "$command make vm-bench" \
+	"$bench/results.csv" "$bench" || status=1
 cat "$bench/summary.md"
-"$top/workloads/plot.sh" "$bench/results.csv" "$bench" || status=1
 echo "vm-bench: results in ${bench#"$top"/}/: results.csv, summary.md, *.svg"
 exit "$status"

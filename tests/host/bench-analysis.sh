@@ -1,0 +1,97 @@
+#!/bin/sh
+# workloads/analyze.py on a synthetic results.csv with known ratios: a
+# policy 10% faster, one equal and one 20% slower than glibc, under a
+# drift of +-40% from repetition to repetition that pairing must cancel
+# and 2% noise per run. The intervals must hold the true ratios and be
+# narrow (under 8% wide: unpaired they would be about 30%), the verdicts
+# must follow, a rerun must print the same summary, and the
+# plot must have its error bars.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+python3 - "$dir/results.csv" <<'EOF'
+import csv, math, random, sys
+rng = random.Random(1)
+truth = {"glibc": 1.0, "fast": 1.10, "same": 1.0, "slow": 0.80}
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow("workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,"
+               "p99_us,status,accel,date,boot,seconds,fairness".split(","))
+    for threads in (1, 4):
+        for rep in range(1, 10):
+            boot = 1 + (rep - 1) % 2
+            drift = math.exp(rng.uniform(-0.4, 0.4))
+            for policy, ratio in truth.items():
+                ops = 1000 * drift * ratio * math.exp(rng.gauss(0, 0.02))
+                w.writerow(["synthetic", "patched", policy, threads, 2, rep, f"{ops:.1f}",
+                            f"{1e9 / ops:.0f}", "", f"{100 / ratio:.2f}", "ok", "tcg",
+                            "2026-01-01T00:00Z", boot, "2.000", f"{0.9 * ratio / 1.1:.4f}"])
+    w.writerow(["synthetic", "patched", "slow", 4, 2, 10, "", "", "", "", "exit-124", "tcg",
+                "2026-01-01T00:00Z", 2, "", ""])
+EOF
+
+pass() { echo "PASS bench-analysis: $1"; }
+fail() { echo "FAIL bench-analysis: $1"; }
+
+mkdir "$dir/a" "$dir/b"
+if ! python3 "$top/workloads/analyze.py" "$dir/results.csv" "$dir/a" >"$dir/log" 2>&1; then
+	fail "analyze.py failed: $(tail -n 3 "$dir/log")"
+	exit 1
+fi
+python3 "$top/workloads/analyze.py" "$dir/results.csv" "$dir/b"
+
+# Each throughput cell: the true ratio inside the interval, and the verdict.
+python3 - "$dir/a/summary.md" <<'EOF'
+import re, sys
+expect = {"fast": (1.10, "faster"), "same": (1.0, "tie"), "slow": (0.80, "slower")}
+table, header = None, None
+for line in open(sys.argv[1]):
+    if line.startswith("## "):
+        table = line
+    if table and "throughput" in table and line.startswith("| workload"):
+        header = [c.strip() for c in line.strip().strip("|").split("|")]
+    elif table and "throughput" in table and header and line.startswith("| synthetic"):
+        cells = dict(zip(header, (c.strip() for c in line.strip().strip("|").split("|"))))
+        for policy, (true, word) in expect.items():
+            m = re.fullmatch(r"([0-9.]+) \[([0-9.]+), ([0-9.]+)\] (\w+)", cells[policy])
+            name = f"{policy} at {cells['threads']} threads"
+            if not m:
+                print(f"FAIL bench-analysis: {name}: cell {cells[policy]!r}")
+            elif (not float(m[2]) <= true <= float(m[3]) or m[4] != word
+                  or float(m[3]) / float(m[2]) > 1.08):
+                print(f"FAIL bench-analysis: {name}: {cells[policy]}, expected {true} {word}, "
+                      "under 8% wide")
+            else:
+                print(f"PASS bench-analysis: {name}: {cells[policy]}")
+EOF
+
+if grep -q '^| synthetic | 4 | .*cheaper' "$dir/a/summary.md" &&
+	grep -q '^## Lock workloads, fairness' "$dir/a/summary.md" &&
+	grep -q '^## Lock workloads, 99th' "$dir/a/summary.md"; then
+	pass "CPU per operation, p99 and fairness tables"
+else
+	fail "CPU per operation, p99 or fairness table missing"
+fi
+if grep -q '^| synthetic | 4 | 9 | 2 | 4 | yes |' "$dir/a/summary.md"; then
+	pass "design table: 9 repetitions, 2 boots, balanced"
+else
+	fail "design table wrong: $(grep '^| synthetic | 4 | [0-9]* |' "$dir/a/summary.md" | tail -n 1)"
+fi
+if grep -q 'slow threads=4 boot=2 rep=10: exit-124' "$dir/a/summary.md"; then
+	pass "failed run listed"
+else
+	fail "failed run not listed"
+fi
+if cmp -s "$dir/a/summary.md" "$dir/b/summary.md"; then
+	pass "a rerun prints the same summary (fixed seed)"
+else
+	fail "a rerun prints another summary"
+fi
+bars=$(grep -c '<line x1="[0-9.]*" y1="[0-9.]*" x2="[0-9.]*" y2="[0-9.]*" stroke="#' "$dir/a/synthetic.svg" || true)
+if [ "$bars" -ge 12 ]; then
+	pass "plot with $bars error bars"
+else
+	fail "plot has $bars error bars, expected at least 12"
+fi

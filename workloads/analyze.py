@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Analyse build/bench/results.csv of workloads/vm-bench.sh: summary.md and
+one SVG per lock workload, with the Python standard library only.
+
+Lock workloads (those that ran on the patched kernel only): per cell
+(workload, threads), each policy's ratio to glibc (no preload) for each
+metric the workload measures: the geometric mean of the per-repetition
+ratios, paired by boot and repetition (both ran in the same rotation of
+the same boot), with a 95% percentile bootstrap interval over the pairs
+(RESAMPLES resamples, a fixed seed per cell, so that a rerun prints the
+same numbers). The verdict is the same rule for every policy and metric:
+better or worse when the interval excludes 1, "tie" when it includes it.
+
+Kernel cost (workloads that ran on both kernels): patched / stock, paired
+by the repetition number of an alternating pair of boots, the same way.
+
+usage: analyze.py [--command TEXT] RESULTS.csv OUTPUT_DIR
+"""
+
+import argparse
+import csv
+import math
+import random
+import statistics
+import sys
+from collections import defaultdict
+
+RESAMPLES = 10000
+SEED = 20261204
+BASELINE = "glibc"
+POLICY_ORDER = ["sched-state", "sched-state-multi", "spin-single", "spin", "spin-count",
+                "futex", "glibc-adaptive", "kernel-spin"]
+
+# column, title, unit of the glibc figure, whether higher is better, and
+# the verdict words for a ratio above and below 1.
+METRICS = [
+    ("ops_per_sec", "throughput (higher is better)", "ops/s", "faster", "slower"),
+    ("cpu_ns_per_op", "CPU time per operation (lower is better)", "CPU ns/op",
+     "costlier", "cheaper"),
+    ("p99_us", "99th percentile latency: of lock acquisition for multimodal, of an "
+     "operation for cache-bench (lower is better)", "p99 us", "longer", "shorter"),
+    ("fairness", "fairness: fewest / most operations of a thread (higher is fairer)",
+     "min/max", "fairer", "less fair"),
+]
+
+
+def number(text):
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return value if value > 0 and math.isfinite(value) else None
+
+
+def ratio_interval(ratios, seed):
+    """Geometric mean of @ratios and its 95% percentile bootstrap interval."""
+    logs = [math.log(r) for r in ratios]
+    n = len(logs)
+    rng = random.Random(seed)
+    means = sorted(math.fsum(rng.choices(logs, k=n)) / n for _ in range(RESAMPLES))
+    low = means[int(0.025 * RESAMPLES)]
+    high = means[int(0.975 * RESAMPLES) - 1]
+    return math.exp(math.fsum(logs) / n), math.exp(low), math.exp(high)
+
+
+def verdict(low, high, above, below):
+    if low > 1:
+        return above
+    if high < 1:
+        return below
+    return "tie"
+
+
+def cell_seed(*key):
+    """A seed of the cell's own, stable across runs and Python versions."""
+    text = "/".join(str(k) for k in key)
+    return SEED + sum((i + 1) * ord(c) for i, c in enumerate(text))
+
+
+class Comparison:
+    """Ratios of one policy to the baseline in one cell for one metric."""
+
+    def __init__(self, values, baseline, key):
+        pairs = sorted(set(values) & set(baseline))
+        self.ratios = [values[p] / baseline[p] for p in pairs]
+        self.n = len(self.ratios)
+        self.estimate = self.low = self.high = None
+        if self.n >= 2:
+            self.estimate, self.low, self.high = ratio_interval(self.ratios, cell_seed(*key))
+
+    def verdict(self, above, below):
+        return verdict(self.low, self.high, above, below) if self.n >= 2 else "n/a"
+
+    def cell(self, above, below):
+        if self.n < 2:
+            return f"n/a ({self.n} pair{'s' if self.n != 1 else ''})"
+        return (f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}] "
+                f"{self.verdict(above, below)}")
+
+
+def load(path):
+    rows, failed = [], []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            (rows if row["status"] == "ok" else failed).append(row)
+    return rows, failed
+
+
+def pair_key(row):
+    return (row.get("boot") or "1", row["rep"])
+
+
+def collect(rows):
+    """values[(workload, kernel, threads, policy)][metric][(boot, rep)]"""
+    values = defaultdict(lambda: defaultdict(dict))
+    for row in rows:
+        key = (row["workload"], row["kernel"], int(row["threads"]), row["policy"])
+        for metric, *_ in METRICS:
+            value = number(row.get(metric))
+            if value is not None:
+                values[key][metric][pair_key(row)] = value
+    return values
+
+
+def balance_note(rows, workload, threads):
+    """Whether the cell's repetitions covered every rotation of the policies."""
+    cell = [r for r in rows if r["workload"] == workload and int(r["threads"]) == threads
+            and r["kernel"] == "patched"]
+    policies = {r["policy"] for r in cell}
+    reps = {int(r["rep"]) for r in cell}
+    boots = {r.get("boot") or "1" for r in cell}
+    rotations = {(rep - 1) % len(policies) for rep in reps}
+    balanced = "yes" if len(rotations) == len(policies) else f"no, {len(rotations)}"
+    return len(reps), len(boots), len(policies), balanced
+
+
+def lock_tables(out, rows, values, lock_workloads):
+    cells = sorted({(w, t) for (w, k, t, p) in values if w in lock_workloads})
+    policies = [p for p in POLICY_ORDER if any(k[3] == p for k in values)]
+    policies += sorted({k[3] for k in values} - set(policies) - {BASELINE})
+    results = {}
+    for metric, title, unit, above, below in METRICS:
+        shown = [(w, t) for (w, t) in cells if values[(w, "patched", t, BASELINE)].get(metric)]
+        if not shown:
+            continue
+        out.append(f"## Lock workloads, {title}\n")
+        out.append(f"| workload | threads | glibc {unit} (median) | "
+                   + " | ".join(policies) + " |")
+        out.append("|---|---|---|" + "---|" * len(policies))
+        for w, t in shown:
+            base = values[(w, "patched", t, BASELINE)][metric]
+            line = [w, str(t), f"{statistics.median(base.values()):.4g}"]
+            for p in policies:
+                c = Comparison(values[(w, "patched", t, p)].get(metric, {}), base,
+                               (w, t, p, metric))
+                results[(metric, w, t, p)] = c
+                line.append(c.cell(above, below))
+            out.append("| " + " | ".join(line) + " |")
+        out.append("")
+    return cells, policies, results
+
+
+def kernel_table(out, values, kernel_workloads):
+    if not kernel_workloads:
+        return
+    out.append("## The kernel patch's own cost: patched / stock\n")
+    out.append("The kernels ran in alternating boots, one repetition each; ratios are paired "
+               "by the pair of boots, over the process's wall time (fixed work, start-up "
+               "included): issue 10's point 5 (instruction counts) is still to come.\n")
+    out.append("| workload | run | stock ops/s (median) | patched/stock ops | "
+               "patched/stock CPU/op |")
+    out.append("|---|---|---|---|---|")
+    for w in sorted(kernel_workloads):
+        for (kw, k, t, p) in sorted(values):
+            if kw != w or k != "stock":
+                continue
+            stock = values[(w, "stock", t, p)]
+            patched = values[(w, "patched", t, p)]
+            ops = Comparison(patched["ops_per_sec"], stock["ops_per_sec"], (w, t, p, "kops"))
+            cpu = Comparison(patched.get("cpu_ns_per_op", {}), stock.get("cpu_ns_per_op", {}),
+                             (w, t, p, "kcpu"))
+            run = "no preload" if p == BASELINE else f"preload, {p}"
+            out.append(f"| {w} | {run} | {statistics.median(stock['ops_per_sec'].values()):.4g} "
+                       f"| {ops.cell('faster', 'slower')} | {cpu.cell('costlier', 'cheaper')} |")
+    out.append("")
+
+
+def svg_plot(path, workload, threads, policies, results):
+    """Ratio to glibc against threads, with 95% intervals as error bars, on
+    a logarithmic scale (a ratio and its inverse lie as far from 1):
+    throughput on the left, CPU per operation on the right."""
+    panels = [m for m in ("ops_per_sec", "cpu_ns_per_op")
+              if any((m, workload, t, p) in results for t in threads for p in policies)]
+    width, height, margin = 460, 360, 60
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+               "#e377c2", "#17becf", "#7f7f7f"]
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * len(panels)}" '
+             f'height="{height + 20 * len(policies) // 3 + 40}" font-family="sans-serif" '
+             'font-size="11">',
+             f'<text x="10" y="16" font-size="13">{workload}: ratio to glibc (log scale), '
+             'geometric mean of paired ratios with 95% bootstrap interval</text>']
+    for i, metric in enumerate(panels):
+        x0 = i * width
+        cells = [results[(metric, workload, t, p)] for t in threads for p in policies
+                 if (metric, workload, t, p) in results]
+        bounds = [math.log(v) for c in cells if c.n >= 2 for v in (c.low, c.high)] + [0.0]
+        lo, hi = min(bounds), max(bounds)
+        pad = (hi - lo) * 0.08 or 0.05
+        lo, hi = lo - pad, hi + pad
+
+        def y(v, lo=lo, hi=hi):
+            return 30 + (height - margin) * (hi - math.log(v)) / (hi - lo)
+
+        left, right = x0 + margin, x0 + width - 15
+        parts.append(f'<text x="{x0 + width / 2}" y="{height + 5}" text-anchor="middle">'
+                     f'threads ({"throughput" if metric == "ops_per_sec" else "CPU per op"}'
+                     ')</text>')
+        parts.append(f'<line x1="{left}" y1="{y(1):.1f}" x2="{right}" y2="{y(1):.1f}" '
+                     'stroke="black" stroke-dasharray="4,3"/>')
+        for tick in range(6):
+            v = math.exp(lo + (hi - lo) * tick / 5)
+            parts.append(f'<text x="{left - 5}" y="{y(v) + 4:.1f}" text-anchor="end">'
+                         f'{v:.3g}</text>')
+            parts.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{right}" y2="{y(v):.1f}" '
+                         'stroke="#ddd"/>')
+        slot = (right - left) / len(threads)
+        for ti, t in enumerate(threads):
+            parts.append(f'<text x="{left + slot * (ti + 0.5):.1f}" y="{height - 12}" '
+                         f'text-anchor="middle">{t}</text>')
+            for pi, p in enumerate(policies):
+                c = results.get((metric, workload, t, p))
+                if not c or c.n < 2:
+                    continue
+                x = left + slot * ti + slot * (pi + 1) / (len(policies) + 1)
+                colour = colours[pi % len(colours)]
+                parts.append(f'<line x1="{x:.1f}" y1="{y(c.low):.1f}" x2="{x:.1f}" '
+                             f'y2="{y(c.high):.1f}" stroke="{colour}" stroke-width="1.5"/>')
+                parts.append(f'<circle cx="{x:.1f}" cy="{y(c.estimate):.1f}" r="3" '
+                             f'fill="{colour}"><title>{p}, {t} threads: {c.estimate:.3f} '
+                             f'[{c.low:.3f}, {c.high:.3f}]</title></circle>')
+    for pi, p in enumerate(policies):
+        x, yy = 20 + (pi % 3) * 200, height + 25 + 18 * (pi // 3)
+        parts.append(f'<rect x="{x}" y="{yy - 9}" width="10" height="10" '
+                     f'fill="{colours[pi % len(colours)]}"/>')
+        parts.append(f'<text x="{x + 15}" y="{yy}">{p}</text>')
+    parts.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(parts) + "\n")
+
+
+def host_machine():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--command", default="make vm-bench",
+                        help="the command that produced the results, for the summary")
+    parser.add_argument("results")
+    parser.add_argument("output_dir")
+    args = parser.parse_args(argv)
+
+    rows, failed = load(args.results)
+    if not rows:
+        print(f"analyze: no successful runs in {args.results}", file=sys.stderr)
+        return 1
+    values = collect(rows)
+    kernels_of = defaultdict(set)
+    for w, k, _, _ in values:
+        kernels_of[w].add(k)
+    kernel_workloads = {w for w, ks in kernels_of.items() if "stock" in ks}
+    lock_workloads = set(kernels_of) - kernel_workloads
+
+    first = rows[0]
+    seconds = [float(r["seconds"]) for r in rows if number(r.get("seconds"))]
+    out = ["# vm-bench summary\n",
+           f"Command: `{args.command}`; {first['date']}, accelerator {first['accel']}, "
+           f"{first['vcpus']} vCPUs; host CPU: {host_machine()}.\n",
+           "Each figure is the tool's own rate over its measured interval "
+           f"(median {statistics.median(seconds) if seconds else 0:.2f} s), never process "
+           "wall time, after one discarded warm-up run per workload and boot. Cells: ratio "
+           "of the policy to glibc (no preload) as the geometric mean of ratios paired by "
+           "boot and repetition, [95% bootstrap interval, "
+           f"{RESAMPLES} resamples, fixed seed], and the verdict: better or worse only when "
+           "the interval excludes 1, the same rule for every policy. Under TCG every "
+           "instruction is emulated and system calls and context switches are dilated "
+           "unevenly: compare ratios, not absolute numbers.\n"]
+    cells, policies, results = lock_tables(out, rows, values, lock_workloads)
+    if cells:
+        out.append("## Design of the lock runs\n")
+        out.append("| workload | threads | repetitions | boots | policies | "
+                   "every policy in every position |")
+        out.append("|---|---|---|---|---|---|")
+        for w, t in cells:
+            reps, boots, npol, balanced = balance_note(rows, w, t)
+            out.append(f"| {w} | {t} | {reps} | {boots} | {npol} | {balanced} |")
+        out.append("")
+    kernel_table(out, values, kernel_workloads)
+    if failed:
+        out.append("## Runs that failed\n")
+        for r in failed:
+            out.append(f"- {r['workload']} {r['kernel']} {r['policy']} threads={r['threads']} "
+                       f"boot={r.get('boot', '')} rep={r['rep']}: {r['status']}")
+        out.append("")
+    with open(f"{args.output_dir}/summary.md", "w") as f:
+        f.write("\n".join(out))
+    for w in sorted(lock_workloads):
+        threads = sorted({t for (cw, t) in cells if cw == w})
+        svg_plot(f"{args.output_dir}/{w}.svg", w, threads, policies, results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
