@@ -971,6 +971,7 @@ static void test_c11_mtx(void)
  * thread's own first lock must then work, with the handler's nested.
  */
 static pid_t sigsys_tid;
+static int sigsys_filter_errno;
 static pthread_mutex_t sigsys_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int sigsys_traps, sigsys_failures;
 
@@ -1005,8 +1006,10 @@ static void *sigsys_first_lock(void *arg)
 	long failures = 0;
 
 	sigsys_tid = gettid();
-	if (trap_gettid())
+	if (trap_gettid()) {
+		sigsys_filter_errno = errno;
 		return (void *) -1L;
+	}
 	init_typed(&m, PTHREAD_MUTEX_ERRORCHECK);
 	failures += pthread_mutex_lock(&m) != 0;
 	failures += pthread_mutex_lock(&m) != EDEADLK;
@@ -1024,7 +1027,7 @@ static void test_signal_handler_locks_during_first_use(void)
 	CHECK_OK(pthread_create(&thread, NULL, sigsys_first_lock, NULL));
 	CHECK_OK(pthread_join(thread, &failures));
 	if (failures == (void *) -1L)
-		test_skip("no seccomp filter: %m");
+		test_skip("no seccomp filter: %s", strerror(sigsys_filter_errno));
 	CHECK(!failures, "%ld of the thread's own calls failed", (long) failures);
 	CHECK(!sigsys_failures, "%d of the handler's calls failed", sigsys_failures);
 	if (preloaded() && !sigsys_traps && getenv("ADAPTIVE_POLICY") &&
