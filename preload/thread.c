@@ -153,7 +153,7 @@ static bool in_vfork_child(void)
  * middle: registration, attachment and counters are not
  * async-signal-safe. The guard is the thread's own, so no lock.
  */
-static struct adaptive_thread *thread_setup(struct adaptive_thread *self)
+struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 {
 	int tid = glibc_tid();
 
@@ -180,11 +180,6 @@ static struct adaptive_thread *thread_setup(struct adaptive_thread *self)
 	return self;
 }
 
-struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self)
-{
-	return thread_setup(self);
-}
-
 /*
  * The thread forked: it is the only thread of a new process, under a
  * new tid (or the same one, in a new pid namespace), with no state
@@ -194,5 +189,5 @@ struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self)
 void thread_enter_process_slow(struct adaptive_thread *self)
 {
 	if (self != &stand_in)
-		thread_setup(self);
+		adaptive_thread_setup(self);
 }

@@ -88,7 +88,11 @@ extern uint32_t *fork_witness;
  */
 bool thread_init(void);
 
-struct adaptive_thread *adaptive_thread_first_use(struct adaptive_thread *self);
+/*
+ * Set @self up for the process it runs in, unless it is; returns it, or
+ * a stand-in where it cannot be set up (below).
+ */
+struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self);
 
 /*
  * The calling thread, set up on its first use. In a vfork() child,
@@ -101,7 +105,7 @@ static inline struct adaptive_thread *adaptive_thread_self(void)
 	struct adaptive_thread *self = &adaptive_self;
 
 	if (__builtin_expect(!self->tid, 0))
-		return adaptive_thread_first_use(self);
+		return adaptive_thread_setup(self);
 	return self;
 }
 

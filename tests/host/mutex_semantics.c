@@ -780,7 +780,7 @@ static int errorcheck_timedwait(void)
 {
 	pthread_mutex_t m;
 	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-	struct timespec deadline;
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 10);
 	pthread_mutexattr_t attr;
 	int ret;
 
@@ -789,12 +789,6 @@ static int errorcheck_timedwait(void)
 	pthread_mutex_init(&m, &attr);
 	if (pthread_mutex_lock(&m))
 		return 10;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_nsec += 10000000;
-	if (deadline.tv_nsec >= 1000000000) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000;
-	}
 	ret = pthread_cond_timedwait(&cond, &m, &deadline);
 	if (ret)
 		return ret == ETIMEDOUT ? (pthread_mutex_unlock(&m) ? 12 : 0) : 11;
