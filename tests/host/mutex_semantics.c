@@ -670,47 +670,6 @@ static void *fork_hammer(void *arg)
 	return NULL;
 }
 
-/* fork() while other threads hammer a mutex; the child uses it afterwards. */
-static void test_fork_from_multithreaded(void)
-{
-	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	struct exclusion x = { .mutex = &m, .loops = 20000 };
-	pthread_t threads[3];
-	int i, status;
-	pid_t pid;
-
-	for (i = 0; i < 3; i++)
-		CHECK_OK(pthread_create(&threads[i], NULL, fork_hammer, &x));
-	for (i = 0; i < 5; i++) {
-		sleep_ms(2);
-		/* Hold the mutex across fork() so that the child's copy is consistent. */
-		CHECK_OK(pthread_mutex_lock(&m));
-		pid = fork();
-		CHECK_SYS(pid);
-		if (!pid) {
-			struct exclusion cx = { .mutex = &m, .loops = 2000, .long_every = 50 };
-			pthread_t cthreads[3];
-			int j;
-
-			if (pthread_mutex_unlock(&m))
-				_exit(2);
-			for (j = 0; j < 3; j++)
-				if (pthread_create(&cthreads[j], NULL, exclusion_thread, &cx))
-					_exit(3);
-			for (j = 0; j < 3; j++)
-				pthread_join(cthreads[j], NULL);
-			_exit(cx.broken || cx.counter != 3 * 2000 ? 4 : 0);
-		}
-		CHECK_OK(pthread_mutex_unlock(&m));
-		CHECK_SYS(waitpid(pid, &status, 0));
-		CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child %d: wait status %#x", i,
-		      status);
-	}
-	for (i = 0; i < 3; i++)
-		CHECK_OK(pthread_join(threads[i], NULL));
-	CHECK(!x.broken && x.counter == 3L * 20000, "parent counter %ld", x.counter);
-}
-
 /* A child's exit status, 0 when the child exited 0 within @seconds. */
 static int child_result(pid_t pid, unsigned int seconds)
 {
@@ -729,6 +688,73 @@ static int child_result(pid_t pid, unsigned int seconds)
 }
 
 /*
+ * fork() while holding @m, so that the child's copy is consistent: the
+ * child releases it, runs @child on it and exits with its result (2 if
+ * the release failed); returns that result, as child_result() does.
+ */
+static int fork_holding(pthread_mutex_t *m, int (*child)(pthread_mutex_t *))
+{
+	pid_t pid;
+
+	CHECK_OK(pthread_mutex_lock(m));
+	pid = fork();
+	CHECK_SYS(pid);
+	if (!pid)
+		_exit(pthread_mutex_unlock(m) ? 2 : child(m));
+	CHECK_OK(pthread_mutex_unlock(m));
+	return child_result(pid, 30);
+}
+
+/* Three threads of the child hammer @m: 0, or 3 and 4 for failures. */
+static int child_hammers(pthread_mutex_t *m)
+{
+	struct exclusion cx = { .mutex = m, .loops = 2000, .long_every = 50 };
+	pthread_t cthreads[3];
+	int j;
+
+	for (j = 0; j < 3; j++)
+		if (pthread_create(&cthreads[j], NULL, exclusion_thread, &cx))
+			return 3;
+	for (j = 0; j < 3; j++)
+		pthread_join(cthreads[j], NULL);
+	return cx.broken || cx.counter != 3 * 2000 ? 4 : 0;
+}
+
+/* fork() while other threads hammer a mutex; the child uses it afterwards. */
+static void test_fork_from_multithreaded(void)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct exclusion x = { .mutex = &m, .loops = 20000 };
+	pthread_t threads[3];
+	int i, result;
+
+	for (i = 0; i < 3; i++)
+		CHECK_OK(pthread_create(&threads[i], NULL, fork_hammer, &x));
+	for (i = 0; i < 5; i++) {
+		sleep_ms(2);
+		result = fork_holding(&m, child_hammers);
+		CHECK(result == 0, "child %d: result %d", i, result);
+	}
+	for (i = 0; i < 3; i++)
+		CHECK_OK(pthread_join(threads[i], NULL));
+	CHECK(!x.broken && x.counter == 3L * 20000, "parent counter %ld", x.counter);
+}
+
+/* 2000 lock/unlock pairs alone: 0 within 500 ms, else 1. */
+static int child_locks_alone(pthread_mutex_t *m)
+{
+	unsigned long long start = now_ns();
+	int j;
+
+	for (j = 0; j < 2000; j++) {
+		pthread_mutex_lock(m);
+		pthread_mutex_unlock(m);
+	}
+	/* glibc: well under 1 ms; a wait per pair: seconds. */
+	return now_ns() - start < 500000000ULL ? 0 : 1;
+}
+
+/*
  * Fork while waiters that often sleep in the critical section contend
  * for the mutex the forking thread holds: the child, alone, must lock
  * and unlock it as fast as without waiters. A child that inherited the
@@ -740,29 +766,12 @@ static void test_fork_child_has_no_parent_waiters(void)
 	struct exclusion x = { .mutex = &m, .loops = 400, .block_every = 1 };
 	pthread_t threads[4];
 	int i, result;
-	pid_t pid;
 
 	for (i = 0; i < 4; i++)
 		CHECK_OK(pthread_create(&threads[i], NULL, exclusion_thread, &x));
 	for (i = 0; i < 10; i++) {
 		sleep_ms(20);
-		CHECK_OK(pthread_mutex_lock(&m));
-		pid = fork();
-		CHECK_SYS(pid);
-		if (!pid) {
-			unsigned long long start = now_ns();
-			int j;
-
-			pthread_mutex_unlock(&m);
-			for (j = 0; j < 2000; j++) {
-				pthread_mutex_lock(&m);
-				pthread_mutex_unlock(&m);
-			}
-			/* glibc: well under 1 ms; a wait per pair: seconds. */
-			_exit(now_ns() - start < 500000000ULL ? 0 : 1);
-		}
-		CHECK_OK(pthread_mutex_unlock(&m));
-		result = child_result(pid, 30);
+		result = fork_holding(&m, child_locks_alone);
 		CHECK(result == 0, "child %d: %s", i,
 		      result == 1 ? "2000 lock/unlock pairs took over 500 ms" : "failed or hung");
 	}
