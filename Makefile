@@ -112,7 +112,7 @@ $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so: wo
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DKIND_$(KIND) -fPIC -fvisibility=hidden -shared -o $@ $< -ldl
 
-$(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h
+$(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h preload/handoff.h preload/thread.h
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< tests/lib/harness.c -ldl
 

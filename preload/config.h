@@ -34,7 +34,7 @@ struct adaptive_config {
 	unsigned long long spin_ns;
 	/* Spin iterations of the spin-count policy and of the fallback. */
 	unsigned int spin_count;
-	/* A waiter that waited this long stops newcomers from overtaking it. */
+	/* A waiter that waited this long may have the lock handed to it. */
 	unsigned long long starve_ns;
 	bool stats;
 };

@@ -2,11 +2,13 @@
 /*
  * The contended path of lock, timedlock and clocklock: one loop, shaped
  * like glibc's __lll_lock_wait (nptl/lowlevellock.c), with spinning
- * before each sleep and a bound on how long a waiter can be overtaken.
+ * before each sleep, and a handoff to a waiter that has been overtaken
+ * for too long (handoff.h).
  */
 #define _GNU_SOURCE
 #include <limits.h>
 
+#include "handoff.h"
 #include "mutex.h"
 #include "policy.h"
 
@@ -25,8 +27,8 @@ static unsigned long long timespec_ns(const struct timespec *ts)
 
 /*
  * @abstime on @clockid as a deadline on the monotonic clock, which the
- * spin phases and the deferral read; the futex sleep itself waits for
- * @abstime on its own clock.
+ * spin phases and the heir's sleep read; the futex sleeps themselves
+ * wait for @abstime on its own clock.
  */
 static unsigned long long monotonic_deadline(clockid_t clockid, const struct timespec *abstime,
 					     unsigned long long now)
@@ -46,15 +48,10 @@ static unsigned long long monotonic_deadline(clockid_t clockid, const struct tim
 	return at - then < NO_DEADLINE - now ? now + (at - then) : NO_DEADLINE;
 }
 
-/* Once @w, overtaken, waited past the bound, newcomers stop overtaking it. */
-static void waiter_check_starving(pthread_mutex_t *m, struct waiter *w,
-				  struct adaptive_thread *self)
+/* Whether @w waited past the starvation bound. */
+static bool waiter_starving(const struct waiter *w)
 {
-	if (w->starving || now_ns() - w->start_ns < adaptive_config.starve_ns)
-		return;
-	w->starving = true;
-	mutex_add_starving(m);
-	stat_inc(self, STAT_STARVING);
+	return now_ns() - w->start_ns >= adaptive_config.starve_ns;
 }
 
 static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
@@ -92,34 +89,6 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	return taken;
 }
 
-/*
- * The longest a newcomer defers: a starving waiter that was woken takes
- * the lock within a wake-up's latency, tens of microseconds; one that
- * gave up, or a lock passed on by trylock, wakes no deferrer.
- */
-#define DEFER_MAX_NS	1000000ULL
-
-/*
- * A newcomer that finds starving waiters lets them take the free lock:
- * it sleeps in the futex queue behind them, as if the word were 2,
- * until an unlock wakes it, it would start starving itself, its
- * deadline, or DEFER_MAX_NS. The caller then queues: whatever woke it,
- * its exchange of 2 makes the next unlock wake the next sleeper.
- */
-static void waiter_defer(pthread_mutex_t *m, const struct waiter *w)
-{
-	unsigned long long until = w->start_ns + adaptive_config.starve_ns;
-	struct timespec ts;
-
-	if (until > w->start_ns + DEFER_MAX_NS)
-		until = w->start_ns + DEFER_MAX_NS;
-	if (until > w->deadline_ns)
-		until = w->deadline_ns;
-	ts.tv_sec = until / 1000000000ULL;
-	ts.tv_nsec = until % 1000000000ULL;
-	futex_wait(&m->__data.__lock, 0, CLOCK_MONOTONIC, &ts);
-}
-
 /* Sleep while the word is 2, until @abstime on @clockid if given. */
 static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abstime)
 {
@@ -132,9 +101,9 @@ static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abs
  * A newcomer spins, and takes the free word with 1: it leaves no
  * sleeper behind. Unless it takes the lock spinning, it then queues:
  * from there on it takes the word with 2 only, since other sleepers may
- * remain that the next unlock must wake (glibc-mutex.h), and it no
- * longer defers to starving waiters (the futex queue is served in
- * order), but may starve itself when it wakes to a lock taken again.
+ * remain that the next unlock must wake (glibc-mutex.h). Once it has
+ * waited past the starvation bound, it becomes the heir when it can,
+ * and waits for the lock to be handed to it.
  * Returns 0 with the lock taken, or ETIMEDOUT.
  */
 static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thread *self,
@@ -147,20 +116,16 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 		stat_inc(self, STAT_SPIN_WIN);
 		return 0;
 	}
-	if (mutex_starving_waiters(m)) {
-		waiter_defer(m, w);
-		waiter_check_starving(m, w, self);
-	}
 	/* Queued: from here on, the word is taken with 2. */
 	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE)) {
+		if (waiter_starving(w) && heir_claim(m))
+			return heir_wait(m, w, self, clockid, abstime);
 		stat_inc(self, STAT_FUTEX_SLEEP);
 		ret = waiter_sleep(word, clockid, abstime);
 		if (ret)
 			return ret;
 		if (waiter_spin(m, w, self, 2))
 			return 0;
-		/* Only a sleeper that wakes to a taken lock was overtaken. */
-		waiter_check_starving(m, w, self);
 	}
 	return 0;
 }
@@ -183,8 +148,6 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 		return lock_word_take(m, 1) ? 0 : EINVAL;
 	w.deadline_ns = monotonic_deadline(clockid, abstime, w.start_ns);
 	ret = waiter_wait(m, &w, self, clockid, abstime);
-	if (w.starving)
-		mutex_remove_starving(m);
 	if (w.fallback)
 		stat_inc(self, STAT_FALLBACK);
 	return ret;

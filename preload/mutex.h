@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "glibc-mutex.h"
+#include "handoff.h"
 #include "stats.h"
 #include "syscall.h"
 #include "thread.h"
@@ -25,6 +26,12 @@
  */
 int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_thread *self,
 				  clockid_t clockid, const struct timespec *abstime);
+
+/* Unlock the held word of @m, which may have an heir (handoff.c). */
+void adaptive_mutex_unlock_heir(pthread_mutex_t *m);
+
+/* Wake a sleeper of @m, whose word an unlock found 2, and nudge its heir. */
+void adaptive_mutex_wake(pthread_mutex_t *m);
 
 static inline bool lock_word_take(pthread_mutex_t *m, int val)
 {
@@ -86,7 +93,7 @@ static inline int adaptive_mutex_lock(pthread_mutex_t *m, int type, struct adapt
 
 	if (ret >= 0)
 		return ret;
-	if (__builtin_expect(mutex_may_owe_starving(m) || !lock_word_take_fast(m), 0))
+	if (__builtin_expect(!lock_word_take_fast(m), 0))
 		return adaptive_mutex_lock_contended(m, type, self, clockid, abstime);
 	mutex_set_owner(m, type, self);
 	return 0;
@@ -122,10 +129,12 @@ static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int type)
 	}
 	m->__data.__owner = 0;
 	m->__data.__nusers--;
-	if (__libc_single_threaded && *word == 1)
+	if (__builtin_expect(mutex_may_have_heir(m), 0))
+		adaptive_mutex_unlock_heir(m);
+	else if (__libc_single_threaded && *word == 1)
 		*word = 0;
 	else if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) > 1)
-		futex_wake_one(word);
+		adaptive_mutex_wake(m);
 	return 0;
 }
 

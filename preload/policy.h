@@ -24,8 +24,6 @@ struct waiter {
 	unsigned long long phase_end_ns;
 	/* Iterations of the current spin phase. */
 	unsigned int spins;
-	/* It waited past the starvation bound and is counted in the marks. */
-	bool starving;
 	/* It spun against an owner whose state it could not find. */
 	bool fallback;
 };
@@ -39,8 +37,6 @@ enum spin_verdict {
 	SPIN_STOP_OWNER_OFF_CPU,
 	/* The phase used its time or iteration budget. */
 	SPIN_STOP_BOUND,
-	/* A starving waiter is owed the lock: queue behind it. */
-	SPIN_STOP_STARVING,
 };
 
 static inline unsigned long long now_ns(void)
@@ -126,8 +122,6 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 	const struct rseq_abi_sched_state *owner;
 	int owner_tid;
 
-	if (!w->starving && mutex_starving_waiters(m))
-		return SPIN_STOP_STARVING;
 	switch (adaptive_config.policy) {
 	case POLICY_SCHED_STATE:
 	case POLICY_SCHED_STATE_MULTI:

@@ -27,6 +27,7 @@ static const char *const stat_names[NR_STATS] = {
 	[STAT_SPIN_BOUND] = "spin_bound",
 	[STAT_FALLBACK] = "fallbacks",
 	[STAT_STARVING] = "starving",
+	[STAT_HANDOFF] = "handoffs",
 	[STAT_PASSTHROUGH] = "passthrough",
 };
 

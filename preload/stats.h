@@ -28,8 +28,10 @@ enum stat_counter {
 	STAT_SPIN_BOUND,
 	/* Waits that used the spin-count fallback: owner state unknown. */
 	STAT_FALLBACK,
-	/* Waiters that waited past ADAPTIVE_STARVE_US. */
+	/* Waiters that waited past ADAPTIVE_STARVE_US and became the heir. */
 	STAT_STARVING,
+	/* Locks granted to an heir by handoff. */
+	STAT_HANDOFF,
 	/* Calls left to glibc: robust, PI, PP and process-shared mutexes. */
 	STAT_PASSTHROUGH,
 	NR_STATS

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What libadaptive keeps in a mutex it handles besides glibc's fields:
- * how many of its waiters are starving, and whether one of them spins
- * (the sched-state policy's single spinner). One 64-bit word, so that
- * every change is one atomic operation:
+ * What libadaptive keeps in a mutex it handles besides glibc's fields
+ * and the heir (handoff.h): whether one of its waiters spins (the
+ * single spinner of the sched-state and spin-single policies). One
+ * 64-bit word, so that every change is one atomic operation:
  *
  *   bits 63-32  the process epoch (thread.h) of the process whose
  *               waiters these are
  *   bit  31     a waiter spins
- *   bits 30-0   number of starving waiters
  *
  * 0 means no marks. The word is __data.__list.__prev, which glibc uses
- * only for robust mutexes (their waiter list), which libadaptive leaves
+ * only for robust mutexes (their owner list), which libadaptive leaves
  * to glibc, and which pthread_mutex_init() and PTHREAD_MUTEX_INITIALIZER
  * zero; glibc's __elision stays glibc's.
  *
@@ -30,7 +29,6 @@
 #include "thread.h"
 
 #define MARKS_SPINNER		(1U << 31)
-#define MARKS_STARVING_MASK	(MARKS_SPINNER - 1)
 
 typedef uint64_t __attribute__((may_alias)) marks_t;
 
@@ -45,25 +43,10 @@ static inline uint64_t marks_pack(uint32_t epoch, uint32_t marks)
 	return marks ? (uint64_t) epoch << 32 | marks : 0;
 }
 
-/*
- * Whether starving waiters may be owed the lock, of any epoch: the fast
- * path's test (a spinner is no reason to leave it).
- */
-static inline bool mutex_may_owe_starving(const pthread_mutex_t *m)
-{
-	return (uint32_t) __atomic_load_n(marks_word(m), __ATOMIC_RELAXED) & MARKS_STARVING_MASK;
-}
-
 /* The marks of this process's waiters in @word. */
 static inline uint32_t marks_of_this_process(uint64_t word)
 {
 	return word >> 32 == process_epoch ? (uint32_t) word : 0;
-}
-
-static inline unsigned int mutex_starving_waiters(const pthread_mutex_t *m)
-{
-	return marks_of_this_process(__atomic_load_n(marks_word(m), __ATOMIC_RELAXED)) &
-	       MARKS_STARVING_MASK;
 }
 
 /* Replace @old, as last loaded, by @marks of this process. */
@@ -81,27 +64,6 @@ static inline void marks_forget_stale(pthread_mutex_t *m)
 	if (old && old >> 32 != process_epoch)
 		__atomic_compare_exchange_n(marks_word(m), &old, 0, false, __ATOMIC_RELAXED,
 					    __ATOMIC_RELAXED);
-}
-
-static inline void mutex_add_starving(pthread_mutex_t *m)
-{
-	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
-
-	while (!marks_replace(m, &old, marks_of_this_process(old) + 1))
-		;
-}
-
-/* Undo mutex_add_starving(); nothing if the count went with its epoch. */
-static inline void mutex_remove_starving(pthread_mutex_t *m)
-{
-	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
-	uint32_t marks;
-
-	do {
-		marks = marks_of_this_process(old);
-		if (!(marks & MARKS_STARVING_MASK))
-			return;
-	} while (!marks_replace(m, &old, marks - 1));
 }
 
 /* Become the spinner of @m, unless another waiter is. */

@@ -176,6 +176,26 @@ else
 	fail stats/typed_normal_mutex_taken "$(stats_line)"
 fi
 
+# Handoffs to starving waiters are spaced by at least the starvation
+# bound (20 ms here) on a mutex whose waiters starve all the time (8
+# threads, 5% of sections asleep for 0.2-2 ms): at most one per 20 ms of
+# the run, rounded up, and at least one. Without the spacing, the host
+# saw 400 in a 2 s run.
+for policy in sched-state spin futex; do
+	started=$(date +%s)
+	preloaded "$stress_ng_limit" ADAPTIVE_STATS=1 ADAPTIVE_STARVE_US=20000 ADAPTIVE_POLICY="$policy" \
+		"$workloads/multimodal" -t 8 -d 2 -m 90:5:5 -b 200:2000
+	most=$((($(date +%s) - started + 1) * 50 + 1))
+	handoffs=$(stat_of handoffs)
+	if [ "$rc" -ne 0 ]; then
+		fail "fairness/handoffs_spaced_$policy" "status $rc"
+	elif [ "${handoffs:-0}" -lt 1 ] || [ "$handoffs" -gt "$most" ]; then
+		fail "fairness/handoffs_spaced_$policy" "${handoffs:-no} handoffs, expected 1 to $most"
+	else
+		pass "fairness/handoffs_spaced_$policy"
+	fi
+done
+
 # Robust mutexes go to glibc, and are counted.
 preloaded "$quick_limit" ADAPTIVE_STATS=1 "$semantics" robust_owner_died
 if grep -q '^libadaptive: pid=.* passthrough=[1-9]' "$out"; then

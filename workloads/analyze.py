@@ -161,6 +161,36 @@ def lock_tables(out, rows, values, lock_workloads):
     return cells, policies, results
 
 
+UNFAIR = "-unfair"
+
+
+def fairness_cost_table(out, values, cells):
+    """Each policy P against P-unfair (P without handoffs), where both ran:
+    what the handoffs cost and what they buy, paired like every ratio."""
+    twins = sorted({k[3][:-len(UNFAIR)] for k in values if k[3].endswith(UNFAIR)})
+    if not twins:
+        return
+    out.append("## The handoffs' cost: each policy / the same policy without handoffs\n")
+    out.append("P-unfair is P with ADAPTIVE_STARVE_US=10000000, so that no waiter is "
+               "ever handed the lock. Throughput and CPU per operation show the cost; "
+               "p99 latency and fairness what the handoffs buy.\n")
+    shown = [m for m in METRICS if m[0] in ("ops_per_sec", "cpu_ns_per_op", "p99_us", "fairness")]
+    out.append("| workload | threads | policy | " + " | ".join(m[0] for m in shown) + " |")
+    out.append("|---|---|---|" + "---|" * len(shown))
+    for w, t in cells:
+        for p in twins:
+            fair, unfair = values.get((w, "patched", t, p)), values.get((w, "patched", t, p + UNFAIR))
+            if not fair or not unfair:
+                continue
+            line = [w, str(t), p]
+            for metric, _, _, above, below in shown:
+                c = Comparison(fair.get(metric, {}), unfair.get(metric, {}),
+                               (w, t, p + UNFAIR, metric))
+                line.append(c.cell(above, below))
+            out.append("| " + " | ".join(line) + " |")
+    out.append("")
+
+
 def kernel_table(out, values, kernel_workloads):
     if not kernel_workloads:
         return
@@ -303,6 +333,7 @@ def main(argv):
             reps, boots, npol, balanced = balance_note(rows, w, t)
             out.append(f"| {w} | {t} | {reps} | {boots} | {npol} | {balanced} |")
         out.append("")
+        fairness_cost_table(out, values, cells)
     kernel_table(out, values, kernel_workloads)
     if failed:
         out.append("## Runs that failed\n")

@@ -14,13 +14,14 @@
 #   Before its repetitions, each workload runs once, discarded (warm-up).
 #   WORKLOADS (a space-separated list) limits the part to those names.
 #   Policy glibc runs without a preload; glibc-adaptive and kernel-spin
-#   with glibc's own mutex kinds (/workloads/lib<policy>.so); the others
+#   with glibc's own mutex kinds (/workloads/lib<policy>.so); <policy>-unfair
+#   as <policy> with ADAPTIVE_STARVE_US=10000000 (no handoffs); the others
 #   with LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=<policy>.
 # shellcheck disable=SC1090,SC2154 # the definitions set min_threads etc.
 set -u
 
 if [ $# -ne 7 ] && [ $# -ne 8 ]; then
-	sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,20s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1
@@ -140,6 +141,8 @@ while read -r rep w t p; do
 		case "$p" in
 		glibc) preload= ;;
 		glibc-adaptive | kernel-spin) preload="LD_PRELOAD=/workloads/lib$p.so" ;;
+		# The policy without its handoffs: a starvation bound of 10 s.
+		*-unfair) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=${p%-unfair} ADAPTIVE_STARVE_US=10000000" ;;
 		*) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=$p" ;;
 		esac
 		# A run may take twice its time plus start-up before it is killed.

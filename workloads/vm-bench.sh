@@ -20,7 +20,9 @@ Environment:
             once in every position of the order; the rotations of the
             sets are dealt out over the boots.
   SECONDS_PER_RUN, BOOTS, SETS, THREADS, WORKLOADS (names of
-            workloads/defs) override the profile.
+            workloads/defs), POLICIES override the profile. A policy
+            named P-unfair is P without handoffs to starving waiters
+            (ADAPTIVE_STARVE_US=10000000); summary.md compares P with it.
   VCPUS (default 2), MEM, ACCEL as for vm-image/run-vm.sh; BENCH_TIMEOUT
             (seconds per boot, default 5400).
 Needs what make vm-bench builds first.
@@ -48,7 +50,11 @@ seconds=${SECONDS_PER_RUN:-$seconds}
 boots=${BOOTS:-$boots}
 sets=${SETS:-$sets}
 workloads=${WORKLOADS:-$workloads}
-policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
+policies=${POLICIES:-glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi}
+case " $policies " in
+*" glibc "*) ;;
+*) echo "vm-bench: POLICIES must include glibc, the baseline of every ratio" >&2; exit 2 ;;
+esac
 # The patch's own cost: without the preload, and with it (sched_state).
 kernel_policies="glibc sched-state"
 export VCPUS=${VCPUS:-2}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # workloads/analyze.py on a synthetic results.csv with known ratios: a
-# policy 10% faster, one equal and one 20% slower than glibc, under a
+# policy 10% faster, one equal and one 20% slower than glibc, the first
+# one 5% faster than its own variant without handoffs (-unfair), under a
 # drift of +-40% from repetition to repetition that pairing must cancel
 # and 2% noise per run. The intervals must hold the true ratios and be
 # narrow (under 8% wide: unpaired they would be about 30%), the verdicts
@@ -14,7 +15,7 @@ trap 'rm -rf "$dir"' EXIT
 python3 - "$dir/results.csv" <<'EOF'
 import csv, math, random, sys
 rng = random.Random(1)
-truth = {"glibc": 1.0, "fast": 1.10, "same": 1.0, "slow": 0.80}
+truth = {"glibc": 1.0, "fast": 1.10, "same": 1.0, "slow": 0.80, "fast-unfair": 1.10 / 1.05}
 with open(sys.argv[1], "w", newline="") as f:
     w = csv.writer(f)
     w.writerow("workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,"
@@ -74,10 +75,19 @@ if grep -q '^| synthetic | 4 | .*cheaper' "$dir/a/summary.md" &&
 else
 	fail "CPU per operation, p99 or fairness table missing"
 fi
-if grep -q '^| synthetic | 4 | 9 | 2 | 4 | yes |' "$dir/a/summary.md"; then
+if grep -q '^| synthetic | 4 | 9 | 2 | 5 | yes |' "$dir/a/summary.md"; then
 	pass "design table: 9 repetitions, 2 boots, balanced"
 else
 	fail "design table wrong: $(grep '^| synthetic | 4 | [0-9]* |' "$dir/a/summary.md" | tail -n 1)"
+fi
+cell=$(sed -n 's/^| synthetic | 4 | fast | \([^|]*\) |.*/\1/p' "$dir/a/summary.md")
+if python3 -c '
+import re, sys
+m = re.fullmatch(r"([0-9.]+) \[([0-9.]+), ([0-9.]+)\] faster", sys.argv[1].strip())
+sys.exit(not (m and float(m[2]) <= 1.05 <= float(m[3])))' "$cell"; then
+	pass "handoff cost table: fast / fast-unfair $cell"
+else
+	fail "handoff cost table: fast / fast-unfair '${cell:-missing}', expected 1.05 faster"
 fi
 if grep -q 'slow threads=4 boot=2 rep=10: exit-124' "$dir/a/summary.md"; then
 	pass "failed run listed"

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Eventual fairness by direct handoff. A waiter that has waited past the
+ * starvation bound becomes the mutex's heir, one at a time; the next
+ * unlock through libadaptive that comes at least a grant interval after
+ * the mutex's last grant does not release the lock word but grants the
+ * lock to the heir, which wakes up owning it. No newcomer can slip in
+ * and the lock never waits free for a sleeper, so a grant costs the
+ * heir's wake-up latency and nothing else; grants are spaced so that
+ * this stays a small share of the lock's time (mutex.c). The design is
+ * WebKit's WTF::Lock's ("eventual fairness": a fair handoff about once
+ * per millisecond) with the kernel mutex's handoff, on glibc's lock
+ * word protocol (glibc-mutex.h), which it leaves unchanged: while the
+ * lock is granted its word stays taken, and whoever reaches glibc
+ * directly just sees a taken lock.
+ *
+ * The heir sleeps on a word of its own in the mutex,
+ * __data.__list.__next, so that the grant wakes it and no other waiter,
+ * glibc's among them. It is 64 bits, which glibc uses only for robust
+ * mutexes (left to glibc) and which pthread_mutex_init() and
+ * PTHREAD_MUTEX_INITIALIZER zero:
+ *
+ *   bits 63-32  time of the mutex's last grant, in microseconds of the
+ *               monotonic clock, modulo 2^32; written only by a lock
+ *               holder, so that the lock orders its writers
+ *   bits 31-2   the process epoch (thread.h), modulo 2^30: a forked
+ *               child ignores, and clears, its parent's heir
+ *   bits 1-0    0 no heir, or HEIR_WAITING, HEIR_NUDGED, HEIR_GRANTED
+ *
+ * The low half is the heir's futex word, the whole of it is 0 when no
+ * heir is there. A nudge tells the heir that the lock was released
+ * without a grant (an unlock that raced with the heir's arrival), so
+ * that it looks again rather than sleeps.
+ */
+#ifndef ADAPTIVE_HANDOFF_H
+#define ADAPTIVE_HANDOFF_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "thread.h"
+
+struct waiter;
+
+enum heir_state {
+	HEIR_WAITING = 1,
+	HEIR_NUDGED = 2,
+	HEIR_GRANTED = 3,
+};
+
+#define HEIR_STATE_MASK	3U
+
+static inline uint32_t *heir_word(pthread_mutex_t *m)
+{
+	return (uint32_t *) &m->__data.__list.__next;
+}
+
+static inline uint32_t *grant_time_word(pthread_mutex_t *m)
+{
+	return heir_word(m) + 1;
+}
+
+/* The heir word of this process's heir in state @state. */
+static inline uint32_t heir_pack(enum heir_state state)
+{
+	return process_epoch << 2 | state;
+}
+
+/* The state of this process's heir in @word, or 0 for none. */
+static inline uint32_t heir_state_of(uint32_t word)
+{
+	return (word & ~HEIR_STATE_MASK) == process_epoch << 2 ? word & HEIR_STATE_MASK : 0;
+}
+
+/* Whether unlock must look at the heir word: any heir, of any process. */
+static inline bool mutex_may_have_heir(pthread_mutex_t *m)
+{
+	return __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
+}
+
+/* Become @m's heir, unless it has one; true if so. */
+bool heir_claim(pthread_mutex_t *m);
+
+/*
+ * As @m's heir, wait for the lock: returns 0 owning it (the word taken
+ * with 2), or ETIMEDOUT at @abstime on @clockid, no longer the heir.
+ */
+int heir_wait(pthread_mutex_t *m, const struct waiter *w, struct adaptive_thread *self,
+	      clockid_t clockid, const struct timespec *abstime);
+
+#endif /* ADAPTIVE_HANDOFF_H */
