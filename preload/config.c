@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "handoff.h"
 #include "glibc-mutex.h"
 #include "real.h"
 #include "sched_state.h"
@@ -177,6 +178,7 @@ bool adaptive_init(void)
 	}
 	stats_init();
 	sched_state_init();
+	handoff_init();
 	/* Without the kernel feature, the sensible bounded spin. */
 	if ((adaptive_config.policy == POLICY_SCHED_STATE ||
 	     adaptive_config.policy == POLICY_SCHED_STATE_MULTI) && !sched_state_supported())

@@ -3,13 +3,14 @@
  * The heir's side and the unlocker's side of the handoff (handoff.h).
  *
  * The bound it gives: a waiter that has waited B (ADAPTIVE_STARVE_US)
- * claims the heir word at its next wake-up that finds it free, and is
- * granted the lock by the first unlock through libadaptive that comes a
- * grant interval I after the mutex's last grant, I = max(B, 64 L) where
- * L is the heir's measured wake-up latency. With N waiters, each of
- * which is heir once before any waits B again, a waiter has the lock
- * within about B + N (I + S), S the longest section. Its cost: the lock
- * is held idle for L at most once per I, at most 1/64 of its time.
+ * claims the heir word at its next wake-up that finds it free and a
+ * grant interval I past the mutex's last grant, and is granted the lock
+ * by the next unlock through libadaptive. I = max(B, 64 L), where L is
+ * the heir's measured wake-up latency (a sample counts for at most B, so
+ * I is at most 64 B). With N waiters, each of which is heir once before
+ * any waits B again, a waiter has the lock within about B + N (I + S),
+ * S the longest section. Its cost: the lock is held idle for L at most
+ * once per I, at most 1/64 of its time.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +29,20 @@
 /* The heir's wake-up latency, a moving average over 8 grants, in ns. */
 static unsigned long long grant_latency_ns;
 
+/*
+ * The heir sleeps on the lock word and on its heir word at once, so
+ * that any release of a lock word it made 2 wakes it, glibc's own
+ * included (a condition variable's), and a grant does too. Without
+ * futex_waitv (Linux 5.16) there are no heirs, and no handoffs.
+ */
+static bool waitv_supported;
+
+void handoff_init(void)
+{
+	/* An empty vector: EINVAL where the call exists. */
+	waitv_supported = raw_syscall6(SYS_futex_waitv, 0, 0, 0, 0, 0, 0) != -ENOSYS;
+}
+
 static unsigned long long grant_interval_ns(void)
 {
 	unsigned long long spaced = GRANT_SPACING *
@@ -41,20 +56,44 @@ static uint32_t now_us(void)
 	return now_ns() / 1000;
 }
 
-/* Racy updates lose a sample now and then, which an average can afford. */
+/*
+ * A sample counts for at most the starvation bound: one heir that was
+ * stopped or ran a signal handler must not space grants for minutes.
+ * Racy updates lose a sample now and then, which an average can afford.
+ */
 static void grant_latency_add(unsigned long long sample_ns)
 {
 	unsigned long long avg = __atomic_load_n(&grant_latency_ns, __ATOMIC_RELAXED);
 
+	if (sample_ns > adaptive_config.starve_ns)
+		sample_ns = adaptive_config.starve_ns;
 	__atomic_store_n(&grant_latency_ns, avg - avg / 8 + sample_ns / 8, __ATOMIC_RELAXED);
 }
 
+/*
+ * Whether a grant interval has passed since @m's last grant, modulo 2^32
+ * us: a grant comes late by at most an interval once every 71 minutes.
+ */
+static bool grant_interval_passed(pthread_mutex_t *m)
+{
+	uint32_t last = __atomic_load_n(grant_time_word(m), __ATOMIC_RELAXED);
+
+	return (uint32_t) (now_us() - last) >= grant_interval_ns() / 1000;
+}
+
+/*
+ * The spacing of grants is enforced here, not at unlock: a waiter
+ * claims the heir word only once the interval has passed, and an unlock
+ * grants to any heir there is, so that no unlock reads the clock and no
+ * heir waits out an interval with the lock word made 2, which would
+ * send every unlock meanwhile into futex_wake().
+ */
 bool heir_claim(pthread_mutex_t *m)
 {
 	uint32_t old = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
 
 	/* Free, or another process's (inherited by fork): take it. */
-	if (heir_state_of(old))
+	if (!waitv_supported || heir_state_of(old) || !grant_interval_passed(m))
 		return false;
 	return __atomic_compare_exchange_n(heir_word(m), &old, heir_pack(HEIR_WAITING), false,
 					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
@@ -63,31 +102,6 @@ bool heir_claim(pthread_mutex_t *m)
 static void heir_leave(pthread_mutex_t *m)
 {
 	__atomic_store_n(heir_word(m), 0, __ATOMIC_RELAXED);
-}
-
-/*
- * Sleep as the heir in state @state until a grant or a nudge changes
- * the word, or until the caller's deadline, or for a grant interval:
- * an unlock that reaches glibc directly (a condition variable's, for
- * one) releases the lock without a grant or a nudge, so the heir looks
- * at the lock word now and then. Returns -ETIMEDOUT only at the
- * caller's deadline.
- */
-static long heir_sleep(pthread_mutex_t *m, const struct waiter *w, uint32_t state,
-		       clockid_t clockid, const struct timespec *abstime)
-{
-	unsigned long long until = now_ns() + grant_interval_ns();
-	struct timespec ts;
-	long ret;
-
-	if (abstime && abstime->tv_sec < 0)
-		return -ETIMEDOUT;
-	if (abstime && w->deadline_ns <= until)
-		return futex_wait((int *) heir_word(m), heir_pack(state), clockid, abstime);
-	ts.tv_sec = until / 1000000000ULL;
-	ts.tv_nsec = until % 1000000000ULL;
-	ret = futex_wait((int *) heir_word(m), heir_pack(state), CLOCK_MONOTONIC, &ts);
-	return ret == -ETIMEDOUT ? 0 : ret;
 }
 
 /* The lock was granted to the heir, which returns owning it. */
@@ -106,27 +120,27 @@ static void heir_take_grant(pthread_mutex_t *m, struct adaptive_thread *self)
  */
 static bool heir_resign(pthread_mutex_t *m, struct adaptive_thread *self)
 {
-	uint32_t old = __atomic_load_n(heir_word(m), __ATOMIC_ACQUIRE);
+	uint32_t waiting = heir_pack(HEIR_WAITING);
 
-	while (heir_state_of(old) != HEIR_GRANTED)
-		if (__atomic_compare_exchange_n(heir_word(m), &old, 0, true, __ATOMIC_ACQUIRE,
-						__ATOMIC_ACQUIRE))
-			return true;
+	if (__atomic_compare_exchange_n(heir_word(m), &waiting, 0, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_ACQUIRE))
+		return true;
 	heir_take_grant(m, self);
 	return false;
 }
 
 /*
- * The heir waits for the lock word to be granted, or to be free, which
- * it takes with 2 as every sleeper does. Before it sleeps it makes sure
- * the word is 2: the owner's unlock then either grants, or, having
- * released, nudges it (adaptive_mutex_wake()).
+ * The heir waits for the lock to be granted, or for the lock word to be
+ * free, which it takes with 2 as every sleeper does. Before it sleeps it
+ * makes the word 2: an unlock that did not see the heir (it looked
+ * before the claim) then finds 2 and wakes a sleeper of the word, the
+ * heir or another that takes the lock, and whose unlock grants it.
  */
 int heir_wait(pthread_mutex_t *m, const struct waiter *w, struct adaptive_thread *self,
 	      clockid_t clockid, const struct timespec *abstime)
 {
 	int *word = &m->__data.__lock;
-	uint32_t state = HEIR_WAITING;
+	long ret;
 	int val;
 
 	stat_inc(self, STAT_STARVING);
@@ -142,29 +156,26 @@ int heir_wait(pthread_mutex_t *m, const struct waiter *w, struct adaptive_thread
 		if (val == 1 && !__atomic_compare_exchange_n(word, &val, 2, false,
 							     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 			continue;
-		if (heir_sleep(m, w, state, clockid, abstime) == -ETIMEDOUT)
-			return heir_resign(m, self) ? ETIMEDOUT : 0;
-		state = heir_state_of(__atomic_load_n(heir_word(m), __ATOMIC_ACQUIRE));
-		if (state == HEIR_GRANTED) {
+		/* The kernel refuses a negative time; glibc times out on it. */
+		if (abstime && abstime->tv_sec < 0)
+			ret = -ETIMEDOUT;
+		else
+			ret = futex_wait_either(word, 2, (int *) heir_word(m),
+						heir_pack(HEIR_WAITING), clockid, abstime);
+		if (heir_state_of(__atomic_load_n(heir_word(m), __ATOMIC_ACQUIRE)) ==
+		    HEIR_GRANTED) {
 			heir_take_grant(m, self);
 			return 0;
 		}
-		/* Nudged: take the nudge back, and look at the lock word again. */
-		if (state == HEIR_NUDGED) {
-			uint32_t nudged = heir_pack(HEIR_NUDGED);
-
-			__atomic_compare_exchange_n(heir_word(m), &nudged, heir_pack(HEIR_WAITING),
-						    false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE);
-			state = HEIR_WAITING;
-		}
+		if (ret == -ETIMEDOUT)
+			return heir_resign(m, self) ? ETIMEDOUT : 0;
 	}
 }
 
-/* Grant the held lock to a waiting heir, if the interval allows; true if so. */
+/* Grant the held lock to this process's heir; true if there was one. */
 static bool unlock_grant(pthread_mutex_t *m)
 {
 	uint32_t old = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
-	uint32_t now = now_us();
 
 	if (!heir_state_of(old)) {
 		/* Another process's heir: forget it. */
@@ -172,17 +183,18 @@ static bool unlock_grant(pthread_mutex_t *m)
 					    __ATOMIC_RELAXED);
 		return false;
 	}
-	/* Modulo 2^32 us: a grant is late by at most I once every 71 minutes. */
-	if ((uint32_t) (now - __atomic_load_n(grant_time_word(m), __ATOMIC_RELAXED)) <
-	    grant_interval_ns() / 1000)
+	/*
+	 * Written while the lock is held, so that the lock orders the
+	 * writers, and before the grant, which publishes it to the heir.
+	 * If the heir resigned meanwhile, the next claim waits an interval
+	 * for nothing: rare, and only a delay.
+	 */
+	__atomic_store_n(grant_time_word(m), now_us(), __ATOMIC_RELAXED);
+	old = heir_pack(HEIR_WAITING);
+	if (!__atomic_compare_exchange_n(heir_word(m), &old, heir_pack(HEIR_GRANTED), false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		return false;
-	__atomic_store_n(grant_time_word(m), now, __ATOMIC_RELAXED);
-	do {
-		/* Resigned at its deadline meanwhile; granted it cannot be. */
-		if (heir_state_of(old) != HEIR_WAITING && heir_state_of(old) != HEIR_NUDGED)
-			return false;
-	} while (!__atomic_compare_exchange_n(heir_word(m), &old, heir_pack(HEIR_GRANTED), true,
-					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	/* As glibc's unlock, only the system call may touch @m from here on. */
 	futex_wake_one((int *) heir_word(m));
 	return true;
 }
@@ -192,34 +204,11 @@ static bool unlock_grant(pthread_mutex_t *m)
  * may not have started yet: a forked child's first call can be the
  * unlock of a mutex held across fork(), whose heir is its parent's.
  */
-static void unlocker_enter_process(void)
-{
-	thread_enter_process(adaptive_thread_self());
-}
-
 void adaptive_mutex_unlock_heir(pthread_mutex_t *m)
 {
-	unlocker_enter_process();
+	thread_enter_process(adaptive_thread_self());
 	if (unlock_grant(m))
 		return;
 	if (__atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
-		adaptive_mutex_wake(m);
-}
-
-void adaptive_mutex_wake(pthread_mutex_t *m)
-{
-	uint32_t waiting;
-
-	futex_wake_one(&m->__data.__lock);
-	unlocker_enter_process();
-	waiting = heir_pack(HEIR_WAITING);
-	/*
-	 * After the release (a locked exchange, and the system call a
-	 * compiler barrier): an heir that came after unlock looked at the
-	 * heir word has made the lock word 2 before it sleeps, so this
-	 * unlock's exchange found 2 and the heir's claim is visible here.
-	 */
-	if (__atomic_compare_exchange_n(heir_word(m), &waiting, heir_pack(HEIR_NUDGED), false,
-					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		futex_wake_one((int *) heir_word(m));
+		futex_wake_one(&m->__data.__lock);
 }

@@ -1,23 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Eventual fairness by direct handoff. A waiter that has waited past the
- * starvation bound becomes the mutex's heir, one at a time; the next
- * unlock through libadaptive that comes at least a grant interval after
- * the mutex's last grant does not release the lock word but grants the
- * lock to the heir, which wakes up owning it. No newcomer can slip in
- * and the lock never waits free for a sleeper, so a grant costs the
- * heir's wake-up latency and nothing else; grants are spaced so that
- * this stays a small share of the lock's time (mutex.c). The design is
- * WebKit's WTF::Lock's ("eventual fairness": a fair handoff about once
- * per millisecond) with the kernel mutex's handoff, on glibc's lock
- * word protocol (glibc-mutex.h), which it leaves unchanged: while the
- * lock is granted its word stays taken, and whoever reaches glibc
- * directly just sees a taken lock.
+ * starvation bound becomes the mutex's heir, one at a time and at least
+ * a grant interval after the mutex's last grant; the next unlock through
+ * libadaptive does not release the lock word but grants the lock to the
+ * heir, which wakes up owning it. No newcomer can slip in and the lock
+ * never waits free for a sleeper, so a grant costs the heir's wake-up
+ * latency; grants are spaced so that this stays a small share of the
+ * lock's time (handoff.c). The design is WebKit's WTF::Lock's ("eventual
+ * fairness": a fair handoff about once per millisecond) with the kernel
+ * mutex's handoff, on glibc's lock word protocol (glibc-mutex.h), which
+ * it leaves unchanged: while the lock is granted its word stays taken,
+ * and whoever reaches glibc directly just sees a taken lock.
  *
- * The heir sleeps on a word of its own in the mutex,
- * __data.__list.__next, so that the grant wakes it and no other waiter,
- * glibc's among them. It is 64 bits, which glibc uses only for robust
- * mutexes (left to glibc) and which pthread_mutex_init() and
+ * The heir sleeps on the lock word and on a word of its own, so that a
+ * grant wakes it and no other waiter: the low half of
+ * __data.__list.__next. That field is 64 bits, which glibc uses only for
+ * robust mutexes (left to glibc) and which pthread_mutex_init() and
  * PTHREAD_MUTEX_INITIALIZER zero:
  *
  *   bits 63-32  time of the mutex's last grant, in microseconds of the
@@ -25,12 +24,11 @@
  *               holder, so that the lock orders its writers
  *   bits 31-2   the process epoch (thread.h), modulo 2^30: a forked
  *               child ignores, and clears, its parent's heir
- *   bits 1-0    0 no heir, or HEIR_WAITING, HEIR_NUDGED, HEIR_GRANTED
+ *   bits 1-0    0 no heir, or HEIR_WAITING, HEIR_GRANTED
  *
- * The low half is the heir's futex word, the whole of it is 0 when no
- * heir is there. A nudge tells the heir that the lock was released
- * without a grant (an unlock that raced with the heir's arrival), so
- * that it looks again rather than sleeps.
+ * An heir that leaves pthread_mutex_lock() other than by returning (a
+ * signal handler that longjmps out of it, which POSIX leaves undefined)
+ * is granted the lock it no longer waits for, which no one then owns.
  */
 #ifndef ADAPTIVE_HANDOFF_H
 #define ADAPTIVE_HANDOFF_H
@@ -46,8 +44,7 @@ struct waiter;
 
 enum heir_state {
 	HEIR_WAITING = 1,
-	HEIR_NUDGED = 2,
-	HEIR_GRANTED = 3,
+	HEIR_GRANTED = 2,
 };
 
 #define HEIR_STATE_MASK	3U
@@ -80,7 +77,10 @@ static inline bool mutex_may_have_heir(pthread_mutex_t *m)
 	return __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
 }
 
-/* Become @m's heir, unless it has one; true if so. */
+/* Find out whether the kernel lets an heir sleep on two words. */
+void handoff_init(void);
+
+/* Become @m's heir, unless it has one or had a grant too recently; true if so. */
 bool heir_claim(pthread_mutex_t *m);
 
 /*

@@ -30,9 +30,6 @@ int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_
 /* Unlock the held word of @m, which may have an heir (handoff.c). */
 void adaptive_mutex_unlock_heir(pthread_mutex_t *m);
 
-/* Wake a sleeper of @m, whose word an unlock found 2, and nudge its heir. */
-void adaptive_mutex_wake(pthread_mutex_t *m);
-
 static inline bool lock_word_take(pthread_mutex_t *m, int val)
 {
 	int unlocked = 0;
@@ -134,7 +131,7 @@ static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int type)
 	else if (__libc_single_threaded && *word == 1)
 		*word = 0;
 	else if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) > 1)
-		adaptive_mutex_wake(m);
+		futex_wake_one(word);
 	return 0;
 }
 

@@ -57,6 +57,23 @@ static inline long futex_wait(int *word, int val, clockid_t clockid,
 			    FUTEX_BITSET_MATCH_ANY);
 }
 
+/*
+ * Sleep while *@a == @aval and *@b == @bval (futex_waitv, Linux 5.16),
+ * until a wake-up on either, or @abstime on @clockid if not NULL.
+ * Returns the index of the word woken, or -EAGAIN, -EINTR, -ETIMEDOUT,
+ * or -ENOSYS on older kernels.
+ */
+static inline long futex_wait_either(int *a, int aval, int *b, int bval, clockid_t clockid,
+				     const struct timespec *abstime)
+{
+	struct futex_waitv waiters[2] = {
+		{ .val = (uint32_t) aval, .uaddr = (uintptr_t) a, .flags = FUTEX_32 | FUTEX_PRIVATE_FLAG },
+		{ .val = (uint32_t) bval, .uaddr = (uintptr_t) b, .flags = FUTEX_32 | FUTEX_PRIVATE_FLAG },
+	};
+
+	return raw_syscall6(SYS_futex_waitv, (long) waiters, 2, 0, (long) abstime, clockid, 0);
+}
+
 static inline void futex_wake_one(int *word)
 {
 	raw_syscall6(SYS_futex, (long) word, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);

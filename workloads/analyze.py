@@ -162,6 +162,42 @@ def lock_tables(out, rows, values, lock_workloads):
 
 
 UNFAIR = "-unfair"
+# The library's contract for its default policy (issue 12): throughput at
+# least CONTRACT_OPS of glibc's with the interval's low end at least
+# CONTRACT_OPS_LOW, and where it is not faster, CPU per operation at most
+# CONTRACT_CPU of glibc's.
+DEFAULT_POLICY = "sched-state"
+CONTRACT_OPS, CONTRACT_OPS_LOW, CONTRACT_CPU = 0.97, 0.95, 1.10
+
+
+def contract_table(out, cells, results):
+    """Whether the default policy keeps the contract in each cell."""
+    rows = []
+    for w, t in cells:
+        ops = results.get(("ops_per_sec", w, t, DEFAULT_POLICY))
+        if not ops or ops.n < 2:
+            continue
+        cpu = results.get(("cpu_ns_per_op", w, t, DEFAULT_POLICY))
+        broken = []
+        if ops.estimate < CONTRACT_OPS or ops.low < CONTRACT_OPS_LOW:
+            broken.append(f"throughput {ops.estimate:.3f} [{ops.low:.3f}, {ops.high:.3f}]")
+        faster = ops.verdict("faster", "slower") == "faster"
+        if not faster and cpu and cpu.n >= 2 and cpu.estimate > CONTRACT_CPU:
+            broken.append(f"CPU/op {cpu.estimate:.3f} [{cpu.low:.3f}, {cpu.high:.3f}] "
+                          "while not faster")
+        rows.append(f"| {w} | {t} | {'FAILS: ' + '; '.join(broken) if broken else 'holds'} |")
+    if not rows:
+        return
+    held = sum(r.endswith("| holds |") for r in rows)
+    out.append(f"## The contract, {DEFAULT_POLICY} against glibc: {held} of {len(rows)} "
+               "cells hold\n")
+    out.append(f"Throughput at least {CONTRACT_OPS} of glibc's, with the 95% interval's low "
+               f"end at least {CONTRACT_OPS_LOW}; where not faster, CPU per operation at most "
+               f"{CONTRACT_CPU} of glibc's.\n")
+    out.append("| workload | threads | verdict |")
+    out.append("|---|---|---|")
+    out.extend(rows)
+    out.append("")
 
 
 def fairness_cost_table(out, values, cells):
@@ -333,6 +369,7 @@ def main(argv):
             reps, boots, npol, balanced = balance_note(rows, w, t)
             out.append(f"| {w} | {t} | {reps} | {boots} | {npol} | {balanced} |")
         out.append("")
+        contract_table(out, cells, results)
         fairness_cost_table(out, values, cells)
     kernel_table(out, values, kernel_workloads)
     if failed:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # workloads/analyze.py on a synthetic results.csv with known ratios: a
 # policy 10% faster, one equal and one 20% slower than glibc, the first
-# one 5% faster than its own variant without handoffs (-unfair), under a
+# one 5% faster than its own variant without handoffs (-unfair), and the
+# default policy (sched-state) 10% slower, which breaks the contract, under a
 # drift of +-40% from repetition to repetition that pairing must cancel
 # and 2% noise per run. The intervals must hold the true ratios and be
 # narrow (under 8% wide: unpaired they would be about 30%), the verdicts
@@ -15,7 +16,8 @@ trap 'rm -rf "$dir"' EXIT
 python3 - "$dir/results.csv" <<'EOF'
 import csv, math, random, sys
 rng = random.Random(1)
-truth = {"glibc": 1.0, "fast": 1.10, "same": 1.0, "slow": 0.80, "fast-unfair": 1.10 / 1.05}
+truth = {"glibc": 1.0, "fast": 1.10, "same": 1.0, "slow": 0.80, "fast-unfair": 1.10 / 1.05,
+         "sched-state": 0.90}
 with open(sys.argv[1], "w", newline="") as f:
     w = csv.writer(f)
     w.writerow("workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,"
@@ -75,7 +77,7 @@ if grep -q '^| synthetic | 4 | .*cheaper' "$dir/a/summary.md" &&
 else
 	fail "CPU per operation, p99 or fairness table missing"
 fi
-if grep -q '^| synthetic | 4 | 9 | 2 | 5 | yes |' "$dir/a/summary.md"; then
+if grep -q '^| synthetic | 4 | 9 | 2 | 6 | yes |' "$dir/a/summary.md"; then
 	pass "design table: 9 repetitions, 2 boots, balanced"
 else
 	fail "design table wrong: $(grep '^| synthetic | 4 | [0-9]* |' "$dir/a/summary.md" | tail -n 1)"
@@ -88,6 +90,12 @@ sys.exit(not (m and float(m[2]) <= 1.05 <= float(m[3])))' "$cell"; then
 	pass "handoff cost table: fast / fast-unfair $cell"
 else
 	fail "handoff cost table: fast / fast-unfair '${cell:-missing}', expected 1.05 faster"
+fi
+if grep -q '^## The contract, sched-state against glibc: 0 of 2 cells hold' "$dir/a/summary.md" &&
+	grep -q '^| synthetic | 4 | FAILS: throughput 0\.[89]' "$dir/a/summary.md"; then
+	pass "contract table: sched-state at 0.90 of glibc fails in both cells"
+else
+	fail "contract table missing or wrong: $(grep -A 6 '^## The contract' "$dir/a/summary.md" | tr '\n' ' ')"
 fi
 if grep -q 'slow threads=4 boot=2 rep=10: exit-124' "$dir/a/summary.md"; then
 	pass "failed run listed"

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1094,6 +1095,78 @@ static void test_errno_preserved(void)
 	CHECK_OK(pthread_join(thread, NULL));
 }
 
+/*
+ * After the release, an unlock may touch the mutex only through the
+ * futex system call (glibc bug 13690): the woken waiter may take the
+ * lock, release it, destroy the mutex and unmap its memory before the
+ * unlocker runs again. A SCHED_FIFO waiter on the unlocker's CPU makes
+ * that happen at once.
+ */
+struct unmapper {
+	pthread_mutex_t *mutex;
+	int cpu;
+	bool ready;
+	int result;
+};
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	CHECK_OK(pthread_setaffinity_np(pthread_self(), sizeof(set), &set));
+}
+
+static void *unmapper_thread(void *arg)
+{
+	struct unmapper *u = arg;
+	struct sched_param param = { .sched_priority = 1 };
+
+	pin_to(u->cpu);
+	u->result = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
+	__atomic_store_n(&u->ready, true, __ATOMIC_RELEASE);
+	if (u->result)
+		return NULL;
+	CHECK_OK(pthread_mutex_lock(u->mutex));
+	CHECK_OK(pthread_mutex_unlock(u->mutex));
+	CHECK_OK(pthread_mutex_destroy(u->mutex));
+	CHECK_SYS(munmap(u->mutex, 4096));
+	return NULL;
+}
+
+static void test_unlock_leaves_mutex_after_release(void)
+{
+	struct unmapper u = { .cpu = sched_getcpu() };
+	pthread_t thread;
+	int i;
+
+	CHECK_SYS(u.cpu);
+	pin_to(u.cpu);
+	for (i = 0; i < 20; i++) {
+		u.mutex = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		CHECK(u.mutex != MAP_FAILED, "mmap: %s", strerror(errno));
+		CHECK_OK(pthread_mutex_init(u.mutex, NULL));
+		CHECK_OK(pthread_mutex_lock(u.mutex));
+		u.ready = false;
+		CHECK_OK(pthread_create(&thread, NULL, unmapper_thread, &u));
+		while (!__atomic_load_n(&u.ready, __ATOMIC_ACQUIRE))
+			sleep_ms(1);
+		if (u.result) {
+			CHECK_OK(pthread_mutex_unlock(u.mutex));
+			CHECK_OK(pthread_join(thread, NULL));
+			test_skip("SCHED_FIFO refused: %s", strerror(u.result));
+		}
+		/* The waiter queued: it made the word 2, and sleeps. */
+		while (__atomic_load_n(&u.mutex->__data.__lock, __ATOMIC_RELAXED) != 2)
+			sleep_ms(1);
+		sleep_ms(2);
+		CHECK_OK(pthread_mutex_unlock(u.mutex));
+		CHECK_OK(pthread_join(thread, NULL));
+	}
+}
+
 static void test_reinit_as_other_type(void)
 {
 	pthread_mutex_t m;
@@ -1347,6 +1420,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(thread_churn),
 	TEST_CASE(errno_preserved),
 	TEST_CASE(reinit_as_other_type),
+	TEST_CASE(unlock_leaves_mutex_after_release),
 	TEST_CASE(starving_waiter_gets_handoff),
 };
 
