@@ -11,8 +11,9 @@
  * (thread start to the last thread's stop, without the calibration).
  *
  * Prints one line of key=value: ops_per_sec, cpu_ns_per_op (user and
- * system time of all threads), lock acquisition latency p50_us and
- * p99_us, and fairness (fewest and most operations of a thread).
+ * system time of all threads), lock acquisition latency p50_us, p99_us,
+ * p999_us and max_us (the longest), and fairness (fewest and most
+ * operations of a thread).
  *
  * usage: multimodal [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK]
  *                   [-s SHORT_NS] [-l LONG_US] [-b BLOCK_MIN_US:BLOCK_MAX_US]
@@ -305,8 +306,9 @@ int main(int argc, char **argv)
 	kept = done < samples ? done : samples;
 	qsort(latency_ns, kept, sizeof(*latency_ns), compare_u64);
 	printf("threads=%d ops=%ld seconds=%.3f ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f "
-	       "p99_us=%.2f min_thread_ops=%ld max_thread_ops=%ld\n",
+	       "p99_us=%.2f p999_us=%.2f max_us=%.2f min_thread_ops=%ld max_thread_ops=%ld\n",
 	       cfg.threads, done, elapsed / 1e9, done * 1e9 / elapsed, cpu * 1e9 / done,
-	       latency_ns[kept / 2] / 1e3, latency_ns[kept * 99 / 100] / 1e3, min_ops, max_ops);
+	       latency_ns[kept / 2] / 1e3, latency_ns[kept * 99 / 100] / 1e3,
+	       latency_ns[kept * 999 / 1000] / 1e3, latency_ns[kept - 1] / 1e3, min_ops, max_ops);
 	return 0;
 }

@@ -2,7 +2,7 @@
 # Run the benchmark matrix inside the guest (busybox sh); the host side
 # is workloads/vm-bench.sh. Prints progress, and one "CSV," line per run:
 #
-#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness
+#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness,p999_us,max_us
 #
 # usage: run-bench.sh locks|kernel KERNEL BOOT "ROTATIONS..." "THREADS..." "POLICIES..." SECONDS [WORKLOADS]
 #   locks:  the workloads of part=locks, at each thread count, each policy;
@@ -161,7 +161,7 @@ while read -r rep w t p; do
 			tail -n 5 "$out" | sed 's/^/    /'
 		fi
 		if [ "$rep" -gt 0 ]; then
-			echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(field ops_per_sec "$result"),$(field cpu_ns_per_op "$result"),$(field p50_us "$result"),$(field p99_us "$result"),$status,$boot,$(field seconds "$result"),$(field fairness "$result")"
+			echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(field ops_per_sec "$result"),$(field cpu_ns_per_op "$result"),$(field p50_us "$result"),$(field p99_us "$result"),$status,$boot,$(field seconds "$result"),$(field fairness "$result"),$(field p999_us "$result"),$(field max_us "$result")"
 		fi
 	)
 	done_runs=$((done_runs + 1))

@@ -12,7 +12,7 @@ wl_parse() {
 	awk '/^threads=.* ops_per_sec=/ {
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		if (v["max_thread_ops"] > 0)
-			printf "seconds=%s ops_per_sec=%s cpu_ns_per_op=%s p50_us=%s p99_us=%s fairness=%.4f\n",
+			printf "seconds=%s ops_per_sec=%s cpu_ns_per_op=%s p50_us=%s p99_us=%s fairness=%.4f p999_us=%s max_us=%s\n",
 				v["seconds"], v["ops_per_sec"], v["cpu_ns_per_op"], v["p50_us"], v["p99_us"],
-				v["min_thread_ops"] / v["max_thread_ops"] }' "$2"
+				v["min_thread_ops"] / v["max_thread_ops"], v["p999_us"], v["max_us"] }' "$2"
 }
