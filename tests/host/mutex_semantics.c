@@ -1191,6 +1191,8 @@ static void test_reinit_as_other_type(void)
  */
 struct heir_run {
 	pthread_mutex_t mutex;
+	/* The CPU that the victim shares with the main thread. */
+	int cpu;
 	/* The victim's timedlock deadline (CLOCK_REALTIME), or none. */
 	const struct timespec *deadline;
 	/* How long the victim holds the lock it got, in ms. */
@@ -1200,10 +1202,19 @@ struct heir_run {
 	bool got_it;
 };
 
+/*
+ * The victim runs on the main thread's CPU under SCHED_IDLE: it runs
+ * only while the main thread sleeps, so that the main thread's unlock
+ * and relock never race with its wake-up, which under TCG they would
+ * often lose (the unlock's futex_wake returns late).
+ */
 static void *heir_victim(void *arg)
 {
 	struct heir_run *r = arg;
+	struct sched_param param = { .sched_priority = 0 };
 
+	pin_to(r->cpu);
+	CHECK_OK(pthread_setschedparam(pthread_self(), SCHED_IDLE, &param));
 	r->result = r->deadline ? pthread_mutex_timedlock(&r->mutex, r->deadline) :
 				  pthread_mutex_lock(&r->mutex);
 	if (!r->result) {
@@ -1240,6 +1251,9 @@ static bool make_heir(struct heir_run *r, pthread_t *victim)
 {
 	unsigned long long deadline = now_ns() + 5000000000ULL;
 
+	r->cpu = sched_getcpu();
+	CHECK_SYS(r->cpu);
+	pin_to(r->cpu);
 	CHECK_OK(pthread_mutex_lock(&r->mutex));
 	CHECK_OK(pthread_create(victim, NULL, heir_victim, r));
 	for (;;) {
@@ -1346,11 +1360,11 @@ static void check_stale_heir_ignored(void)
 }
 
 /*
- * Each scenario races the overtaking with the victim's wake-up; under
- * TCG a slow return from futex_wake sometimes loses it, so try a few
- * times. Losing every time is a failure: a library that lets the victim
- * in whenever it has waited long (newcomers deferring to it) has no heir
- * to hand off to.
+ * The victim runs only while the main thread sleeps, yet it may get the
+ * lock before it is the heir (a newcomer that defers to it would let it
+ * in), so try a few times. Losing every time is a failure: a library
+ * that lets the victim in whenever it has waited long has no heir to
+ * hand off to.
  */
 static void retry_scenario(bool (*scenario)(void), const char *name)
 {
