@@ -33,14 +33,15 @@ static unsigned long long grant_latency_ns;
  * The heir sleeps on the lock word and on its heir word at once, so
  * that any release of a lock word it made 2 wakes it, glibc's own
  * included (a condition variable's), and a grant does too. Without
- * futex_waitv (Linux 5.16) there are no heirs, and no handoffs.
+ * futex_waitv (Linux 5.16), or where a seccomp filter refuses it, there
+ * are no heirs, and no handoffs.
  */
 static bool waitv_supported;
 
 void handoff_init(void)
 {
-	/* An empty vector: EINVAL where the call exists. */
-	waitv_supported = raw_syscall6(SYS_futex_waitv, 0, 0, 0, 0, 0, 0) != -ENOSYS;
+	/* An empty vector: EINVAL where the call exists and is allowed. */
+	waitv_supported = raw_syscall6(SYS_futex_waitv, 0, 0, 0, 0, 0, 0) == -EINVAL;
 }
 
 static unsigned long long grant_interval_ns(void)
@@ -93,7 +94,8 @@ bool heir_claim(pthread_mutex_t *m)
 	uint32_t old = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
 
 	/* Free, or another process's (inherited by fork): take it. */
-	if (!waitv_supported || heir_state_of(old) || !grant_interval_passed(m))
+	if (!__atomic_load_n(&waitv_supported, __ATOMIC_RELAXED) || heir_state_of(old) ||
+	    !grant_interval_passed(m))
 		return false;
 	return __atomic_compare_exchange_n(heir_word(m), &old, heir_pack(HEIR_WAITING), false,
 					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
@@ -104,11 +106,19 @@ static void heir_leave(pthread_mutex_t *m)
 	__atomic_store_n(heir_word(m), 0, __ATOMIC_RELAXED);
 }
 
-/* The lock was granted to the heir, which returns owning it. */
+/*
+ * The lock was granted to the heir, which returns owning it. The word
+ * may be 1: the grant came from a newcomer that took the word freed by
+ * a release whose wake-up went to the heir, and the word sleepers that
+ * wake-up did not reach are still there. A woken sleeper takes the word
+ * with 2 (glibc-mutex.h), and so does the heir, so that its unlock wakes
+ * the next one.
+ */
 static void heir_take_grant(pthread_mutex_t *m, struct adaptive_thread *self)
 {
 	uint32_t granted_us = __atomic_load_n(grant_time_word(m), __ATOMIC_RELAXED);
 
+	__atomic_store_n(&m->__data.__lock, 2, __ATOMIC_RELAXED);
 	grant_latency_add((uint32_t) (now_us() - granted_us) * 1000ULL);
 	heir_leave(m);
 	stat_inc(self, STAT_HANDOFF);
@@ -131,7 +141,8 @@ static bool heir_resign(pthread_mutex_t *m, struct adaptive_thread *self)
 
 /*
  * The heir waits for the lock to be granted, or for the lock word to be
- * free, which it takes with 2 as every sleeper does. Before it sleeps it
+ * free, which it takes with 2 as every sleeper does, or gives up the
+ * heir word if the kernel refuses its sleep. Before it sleeps it
  * makes the word 2: an unlock that did not see the heir (it looked
  * before the claim) then finds 2 and wakes a sleeper of the word, the
  * heir or another that takes the lock, and whose unlock grants it.
@@ -169,6 +180,11 @@ int heir_wait(pthread_mutex_t *m, const struct waiter *w, struct adaptive_thread
 		}
 		if (ret == -ETIMEDOUT)
 			return heir_resign(m, self) ? ETIMEDOUT : 0;
+		/* Refused after the probe (a seccomp filter): queue as others do. */
+		if (ret < 0 && ret != -EAGAIN && ret != -EINTR) {
+			__atomic_store_n(&waitv_supported, false, __ATOMIC_RELAXED);
+			return heir_resign(m, self) ? HEIR_GAVE_UP : 0;
+		}
 	}
 }
 

@@ -83,9 +83,13 @@ void handoff_init(void);
 /* Become @m's heir, unless it has one or had a grant too recently; true if so. */
 bool heir_claim(pthread_mutex_t *m);
 
+/* heir_wait() gave the heir word up: the caller waits as others do. */
+#define HEIR_GAVE_UP	(-1)
+
 /*
  * As @m's heir, wait for the lock: returns 0 owning it (the word taken
- * with 2), or ETIMEDOUT at @abstime on @clockid, no longer the heir.
+ * with 2), or ETIMEDOUT at @abstime on @clockid, or HEIR_GAVE_UP; not
+ * the heir any more.
  */
 int heir_wait(pthread_mutex_t *m, const struct waiter *w, struct adaptive_thread *self,
 	      clockid_t clockid, const struct timespec *abstime);

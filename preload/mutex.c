@@ -118,8 +118,11 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 	}
 	/* Queued: from here on, the word is taken with 2. */
 	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE)) {
-		if (waiter_starving(w) && heir_claim(m))
-			return heir_wait(m, w, self, clockid, abstime);
+		if (waiter_starving(w) && heir_claim(m)) {
+			ret = heir_wait(m, w, self, clockid, abstime);
+			if (ret != HEIR_GAVE_UP)
+				return ret;
+		}
 		stat_inc(self, STAT_FUTEX_SLEEP);
 		ret = waiter_sleep(word, clockid, abstime);
 		if (ret)

@@ -989,12 +989,13 @@ static void sigsys_handler(int sig, siginfo_t *info, void *context)
 	sigsys_failures += pthread_mutex_unlock(&sigsys_mutex) != 0;
 }
 
-static int trap_gettid(void)
+/* A seccomp filter that answers system call @nr with @action; 0 or -1. */
+static int seccomp_filter_call(long nr, uint32_t action)
 {
 	struct sock_filter filter[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_gettid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = ARRAY_SIZE(filter), .filter = filter };
@@ -1002,6 +1003,11 @@ static int trap_gettid(void)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+static int trap_gettid(void)
+{
+	return seccomp_filter_call(SYS_gettid, SECCOMP_RET_TRAP);
 }
 
 static void *sigsys_first_lock(void *arg)
@@ -1343,6 +1349,110 @@ static bool try_heir_finds_glibc_release(void)
 	return true;
 }
 
+struct grant_race {
+	pthread_mutex_t *mutex;
+	int cpu;
+	bool go;
+	bool done;
+};
+
+/* A waiter queued behind the heir. */
+static void *queued_waiter(void *arg)
+{
+	struct grant_race *g = arg;
+
+	CHECK_OK(pthread_mutex_lock(g->mutex));
+	CHECK_OK(pthread_mutex_unlock(g->mutex));
+	__atomic_store_n(&g->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* A newcomer on another CPU that takes the lock as soon as it is free. */
+static void *trylock_newcomer(void *arg)
+{
+	struct grant_race *g = arg;
+
+	pin_to(g->cpu);
+	while (!__atomic_load_n(&g->go, __ATOMIC_ACQUIRE))
+		;
+	while (pthread_mutex_trylock(g->mutex))
+		;
+	CHECK_OK(pthread_mutex_unlock(g->mutex));
+	return NULL;
+}
+
+/*
+ * A release inside glibc (a condition variable's) wakes the heir, the
+ * first sleeper; a newcomer takes the free word with 1 before the heir
+ * runs, and its unlock grants the lock to the heir. The heir must then
+ * make the word 2, as any woken sleeper does, or the waiter queued
+ * behind it is never woken: here it must get the lock long before the
+ * main thread's 1 s wait ends.
+ */
+static bool try_grant_keeps_sleepers(void)
+{
+	struct heir_run r = { .mutex = PTHREAD_MUTEX_INITIALIZER };
+	struct grant_race g = { .mutex = &r.mutex };
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	pthread_t victim, queued, newcomer;
+	struct timespec deadline;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cpus < 2)
+		test_skip("one CPU: no newcomer can run beside the heir");
+	if (!make_heir(&r, &victim))
+		return false;
+	CHECK_OK(pthread_create(&queued, NULL, queued_waiter, &g));
+	sleep_ms(50);
+	g.cpu = (r.cpu + 1) % cpus;
+	CHECK_OK(pthread_create(&newcomer, NULL, trylock_newcomer, &g));
+	sleep_ms(5);
+	__atomic_store_n(&g.go, true, __ATOMIC_RELEASE);
+	deadline = deadline_in(CLOCK_REALTIME, 1000);
+	pthread_cond_timedwait(&cond, &r.mutex, &deadline);
+	CHECK(__atomic_load_n(&g.done, __ATOMIC_ACQUIRE),
+	      "the waiter behind the heir was not woken: lock word %d", r.mutex.__data.__lock);
+	finish_victim(&r, victim);
+	CHECK_OK(pthread_join(queued, NULL));
+	CHECK_OK(pthread_join(newcomer, NULL));
+	return true;
+}
+
+/*
+ * A seccomp filter that refuses futex_waitv after the library probed it
+ * (EPERM): the waiter that becomes the heir gives the heir word up and
+ * waits as others do, so that its deadline still holds; it must not
+ * loop on the refusal until the lock is granted to it. Last: the filter
+ * stays for the rest of the process.
+ */
+static void check_refused_waitv_keeps_deadline(void)
+{
+	struct heir_run r = { .mutex = PTHREAD_MUTEX_INITIALIZER };
+	struct timespec deadline = deadline_in(CLOCK_REALTIME, 400);
+	unsigned long long start = now_ns();
+	pthread_t victim;
+
+	CHECK(!seccomp_filter_call(SYS_futex_waitv, SECCOMP_RET_ERRNO | EPERM),
+	      "seccomp: %s", strerror(errno));
+	r.deadline = &deadline;
+	r.cpu = sched_getcpu();
+	CHECK_SYS(r.cpu);
+	pin_to(r.cpu);
+	CHECK_OK(pthread_mutex_lock(&r.mutex));
+	CHECK_OK(pthread_create(&victim, NULL, heir_victim, &r));
+	/* Overtake it past the 100 ms bound, so that it tries to be the heir ... */
+	while (now_ns() - start < 200000000ULL) {
+		sleep_ms(20);
+		CHECK_OK(pthread_mutex_unlock(&r.mutex));
+		CHECK_OK(pthread_mutex_lock(&r.mutex));
+	}
+	/* ... then hold the lock past its deadline. */
+	sleep_ms(1000);
+	CHECK(__atomic_load_n(&r.done, __ATOMIC_ACQUIRE) && r.result == ETIMEDOUT,
+	      "timedlock: %s, %d", r.done ? "returned" : "still waiting", r.result);
+	finish_victim(&r, victim);
+}
+
 /*
  * An heir word of another process (a parent's heir, inherited by fork)
  * grants nothing: the unlock releases the lock, and clears the word.
@@ -1382,7 +1492,9 @@ static int starvation_scenario(void)
 	retry_scenario(try_heir_is_granted, "granted");
 	retry_scenario(try_heir_resigns_at_deadline, "deadline");
 	retry_scenario(try_heir_finds_glibc_release, "glibc release");
+	retry_scenario(try_grant_keeps_sleepers, "sleepers behind a grant");
 	check_stale_heir_ignored();
+	check_refused_waitv_keeps_deadline();
 	return 0;
 }
 
