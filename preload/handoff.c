@@ -147,8 +147,8 @@ static bool heir_resign(pthread_mutex_t *m, struct adaptive_thread *self)
  * before the claim) then finds 2 and wakes a sleeper of the word, the
  * heir or another that takes the lock, and whose unlock grants it.
  */
-int heir_wait(pthread_mutex_t *m, const struct waiter *w, struct adaptive_thread *self,
-	      clockid_t clockid, const struct timespec *abstime)
+int heir_wait(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
+	      const struct timespec *abstime)
 {
 	int *word = &m->__data.__lock;
 	long ret;
@@ -220,7 +220,7 @@ static bool unlock_grant(pthread_mutex_t *m)
  * may not have started yet: a forked child's first call can be the
  * unlock of a mutex held across fork(), whose heir is its parent's.
  */
-void adaptive_mutex_unlock_heir(pthread_mutex_t *m)
+void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
 {
 	thread_enter_process(adaptive_thread_self());
 	if (unlock_grant(m))

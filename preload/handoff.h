@@ -40,8 +40,6 @@
 
 #include "thread.h"
 
-struct waiter;
-
 enum heir_state {
 	HEIR_WAITING = 1,
 	HEIR_GRANTED = 2,
@@ -71,12 +69,6 @@ static inline uint32_t heir_state_of(uint32_t word)
 	return (word & ~HEIR_STATE_MASK) == process_epoch << 2 ? word & HEIR_STATE_MASK : 0;
 }
 
-/* Whether unlock must look at the heir word: any heir, of any process. */
-static inline bool mutex_may_have_heir(pthread_mutex_t *m)
-{
-	return __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
-}
-
 /* Find out whether the kernel lets an heir sleep on two words. */
 void handoff_init(void);
 
@@ -91,7 +83,7 @@ bool heir_claim(pthread_mutex_t *m);
  * with 2), or ETIMEDOUT at @abstime on @clockid, or HEIR_GAVE_UP; not
  * the heir any more.
  */
-int heir_wait(pthread_mutex_t *m, const struct waiter *w, struct adaptive_thread *self,
-	      clockid_t clockid, const struct timespec *abstime);
+int heir_wait(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
+	      const struct timespec *abstime);
 
 #endif /* ADAPTIVE_HANDOFF_H */

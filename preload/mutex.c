@@ -27,8 +27,7 @@ static unsigned long long timespec_ns(const struct timespec *ts)
 
 /*
  * @abstime on @clockid as a deadline on the monotonic clock, which the
- * spin phases and the heir's sleep read; the futex sleeps themselves
- * wait for @abstime on its own clock.
+ * spin phases read; the futex sleeps wait for @abstime on its own clock.
  */
 static unsigned long long monotonic_deadline(clockid_t clockid, const struct timespec *abstime,
 					     unsigned long long now)
@@ -119,7 +118,7 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 	/* Queued: from here on, the word is taken with 2. */
 	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE)) {
 		if (waiter_starving(w) && heir_claim(m)) {
-			ret = heir_wait(m, w, self, clockid, abstime);
+			ret = heir_wait(m, self, clockid, abstime);
 			if (ret != HEIR_GAVE_UP)
 				return ret;
 		}

@@ -27,8 +27,11 @@
 int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_thread *self,
 				  clockid_t clockid, const struct timespec *abstime);
 
-/* Unlock the held word of @m, which may have an heir (handoff.c). */
-void adaptive_mutex_unlock_heir(pthread_mutex_t *m);
+/*
+ * Unlock the held word of @m, which is 2: grant the lock to @m's heir if
+ * it has one, else release it and wake a sleeper (handoff.c).
+ */
+void adaptive_mutex_unlock_contended(pthread_mutex_t *m);
 
 static inline bool lock_word_take(pthread_mutex_t *m, int val)
 {
@@ -36,6 +39,19 @@ static inline bool lock_word_take(pthread_mutex_t *m, int val)
 
 	return __atomic_compare_exchange_n(&m->__data.__lock, &unlocked, val, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/*
+ * Release a word of 1. An heir makes the word 2 before it sleeps, so
+ * that an unlock that finds 1 has no heir to grant the lock to: one that
+ * claimed the heir word meanwhile finds the word free and takes it.
+ */
+static inline bool lock_word_release_uncontended(pthread_mutex_t *m)
+{
+	int locked = 1;
+
+	return __atomic_compare_exchange_n(&m->__data.__lock, &locked, 0, false,
+					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
 /*
@@ -126,12 +142,10 @@ static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int type)
 	}
 	m->__data.__owner = 0;
 	m->__data.__nusers--;
-	if (__builtin_expect(mutex_may_have_heir(m), 0))
-		adaptive_mutex_unlock_heir(m);
-	else if (__libc_single_threaded && *word == 1)
+	if (__libc_single_threaded && *word == 1)
 		*word = 0;
-	else if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) > 1)
-		futex_wake_one(word);
+	else if (__builtin_expect(!lock_word_release_uncontended(m), 0))
+		adaptive_mutex_unlock_contended(m);
 	return 0;
 }
 
