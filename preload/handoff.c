@@ -107,12 +107,12 @@ static void heir_leave(pthread_mutex_t *m)
 }
 
 /*
- * The lock was granted to the heir, which returns owning it. The word
- * may be 1: the grant came from a newcomer that took the word freed by
- * a release whose wake-up went to the heir, and the word sleepers that
- * wake-up did not reach are still there. A woken sleeper takes the word
- * with 2 (glibc-mutex.h), and so does the heir, so that its unlock wakes
- * the next one.
+ * The lock was granted to the heir, which returns owning it with the
+ * word 2, as a woken sleeper takes it (glibc-mutex.h), so that its
+ * unlock wakes the sleepers behind it. An unlock grants only when it
+ * found the word 2 (mutex.h), so the store changes nothing today; it
+ * keeps the heir right whichever unlock granted: a grant with the word
+ * 1 once lost the wake-up of every sleeper behind the heir.
  */
 static void heir_take_grant(pthread_mutex_t *m, struct adaptive_thread *self)
 {
@@ -142,10 +142,12 @@ static bool heir_resign(pthread_mutex_t *m, struct adaptive_thread *self)
 /*
  * The heir waits for the lock to be granted, or for the lock word to be
  * free, which it takes with 2 as every sleeper does, or gives up the
- * heir word if the kernel refuses its sleep. Before it sleeps it
- * makes the word 2: an unlock that did not see the heir (it looked
- * before the claim) then finds 2 and wakes a sleeper of the word, the
- * heir or another that takes the lock, and whose unlock grants it.
+ * heir word if the kernel refuses its sleep. Before it sleeps it makes
+ * the word 2. An unlock that finds 1 before that releases the word,
+ * which the heir then finds free; one that finds 2 grants the lock, or,
+ * if it looked at the heir word before the claim, releases the word and
+ * wakes a sleeper of it: the heir, or another that takes the lock and
+ * whose unlock grants it.
  */
 int heir_wait(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
 	      const struct timespec *abstime)
