@@ -169,12 +169,8 @@ int heir_wait(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clocki
 		if (val == 1 && !__atomic_compare_exchange_n(word, &val, 2, false,
 							     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 			continue;
-		/* The kernel refuses a negative time; glibc times out on it. */
-		if (abstime && abstime->tv_sec < 0)
-			ret = -ETIMEDOUT;
-		else
-			ret = futex_wait_either(word, 2, (int *) heir_word(m),
-						heir_pack(HEIR_WAITING), clockid, abstime);
+		ret = futex_wait_either(word, 2, (int *) heir_word(m), heir_pack(HEIR_WAITING),
+					clockid, abstime);
 		if (heir_state_of(__atomic_load_n(heir_word(m), __ATOMIC_ACQUIRE)) ==
 		    HEIR_GRANTED) {
 			heir_take_grant(m, self);

@@ -91,8 +91,6 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 /* Sleep while the word is 2, until @abstime on @clockid if given. */
 static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abstime)
 {
-	if (abstime && abstime->tv_sec < 0)
-		return ETIMEDOUT;
 	return futex_wait(word, 2, clockid, abstime) == -ETIMEDOUT ? ETIMEDOUT : 0;
 }
 

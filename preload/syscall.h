@@ -7,7 +7,9 @@
 #ifndef ADAPTIVE_SYSCALL_H
 #define ADAPTIVE_SYSCALL_H
 
+#include <errno.h>
 #include <linux/futex.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -41,6 +43,15 @@ static inline long raw_rseq(void *area, uint32_t len, int flags, uint32_t sig)
 }
 
 /*
+ * The kernel refuses a deadline before 1970 (EINVAL); glibc's futex
+ * waits (__futex_abstimed_wait64) time out on it, and so do these.
+ */
+static inline bool futex_deadline_before_epoch(const struct timespec *abstime)
+{
+	return abstime && abstime->tv_sec < 0;
+}
+
+/*
  * Sleep while *@word == @val, until woken, or until @abstime on @clockid
  * (CLOCK_REALTIME or CLOCK_MONOTONIC) when @abstime is not NULL. Returns
  * 0 or -EAGAIN, -EINTR, -ETIMEDOUT. Process-private futexes only: the
@@ -51,6 +62,8 @@ static inline long futex_wait(int *word, int val, clockid_t clockid,
 {
 	int op = FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG;
 
+	if (futex_deadline_before_epoch(abstime))
+		return -ETIMEDOUT;
 	if (abstime && clockid == CLOCK_REALTIME)
 		op |= FUTEX_CLOCK_REALTIME;
 	return raw_syscall6(SYS_futex, (long) word, op, val, (long) abstime, 0,
@@ -71,6 +84,8 @@ static inline long futex_wait_either(int *a, int aval, int *b, int bval, clockid
 		{ .val = (uint32_t) bval, .uaddr = (uintptr_t) b, .flags = FUTEX_32 | FUTEX_PRIVATE_FLAG },
 	};
 
+	if (futex_deadline_before_epoch(abstime))
+		return -ETIMEDOUT;
 	return raw_syscall6(SYS_futex_waitv, (long) waiters, 2, 0, (long) abstime, clockid, 0);
 }
 
