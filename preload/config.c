@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "handoff.h"
 #include "glibc-mutex.h"
+#include "handoff.h"
 #include "real.h"
 #include "sched_state.h"
 #include "stats.h"

@@ -47,12 +47,15 @@ enum heir_state {
 
 #define HEIR_STATE_MASK	3U
 
-static inline uint32_t *heir_word(pthread_mutex_t *m)
+/* The field is a pointer: read and written as two 32-bit words. */
+typedef uint32_t __attribute__((may_alias)) heir_word_t;
+
+static inline heir_word_t *heir_word(pthread_mutex_t *m)
 {
-	return (uint32_t *) &m->__data.__list.__next;
+	return (heir_word_t *) &m->__data.__list.__next;
 }
 
-static inline uint32_t *grant_time_word(pthread_mutex_t *m)
+static inline heir_word_t *grant_time_word(pthread_mutex_t *m)
 {
 	return heir_word(m) + 1;
 }
