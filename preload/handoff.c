@@ -109,10 +109,11 @@ static void heir_leave(pthread_mutex_t *m)
 /*
  * The lock was granted to the heir, which returns owning it with the
  * word 2, as a woken sleeper takes it (glibc-mutex.h), so that its
- * unlock wakes the sleepers behind it. An unlock grants only when it
- * found the word 2 (mutex.h), so the store changes nothing today; it
- * keeps the heir right whichever unlock granted: a grant with the word
- * 1 once lost the wake-up of every sleeper behind the heir.
+ * unlock wakes the sleepers behind it. The granting unlock found the
+ * word other than 1 (mutex.h): 2 as a rule, or 0 where the program
+ * unlocked a normal mutex that was not locked, which glibc tolerates;
+ * either way the heir now owns a taken word. (A grant with the word 1
+ * once lost the wake-up of every sleeper behind the heir.)
  */
 static void heir_take_grant(pthread_mutex_t *m, struct adaptive_thread *self)
 {

@@ -28,8 +28,9 @@ int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_
 				  clockid_t clockid, const struct timespec *abstime);
 
 /*
- * Unlock the held word of @m, which is 2: grant the lock to @m's heir if
- * it has one, else release it and wake a sleeper (handoff.c).
+ * Unlock the word of @m, which is not 1 (2, unless the program unlocks a
+ * mutex that is not locked): grant the lock to @m's heir if it has one,
+ * else release it and wake a sleeper (handoff.c).
  */
 void adaptive_mutex_unlock_contended(pthread_mutex_t *m);
 
