@@ -96,11 +96,13 @@ class Comparison:
     def verdict(self, above, below):
         return verdict(self.low, self.high, above, below) if self.n >= 2 else "n/a"
 
+    def interval(self):
+        return f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
     def cell(self, above, below):
         if self.n < 2:
             return f"n/a ({self.n} pair{'s' if self.n != 1 else ''})"
-        return (f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}] "
-                f"{self.verdict(above, below)}")
+        return f"{self.interval()} {self.verdict(above, below)}"
 
 
 def load(path):
@@ -176,7 +178,7 @@ CONTRACT_OPS, CONTRACT_OPS_LOW, CONTRACT_CPU = 0.97, 0.95, 1.10
 
 def contract_table(out, cells, results):
     """Whether the default policy keeps the contract in each cell."""
-    rows = []
+    rows, held = [], 0
     for w, t in cells:
         ops = results.get(("ops_per_sec", w, t, DEFAULT_POLICY))
         if not ops or ops.n < 2:
@@ -184,15 +186,14 @@ def contract_table(out, cells, results):
         cpu = results.get(("cpu_ns_per_op", w, t, DEFAULT_POLICY))
         broken = []
         if ops.estimate < CONTRACT_OPS or ops.low < CONTRACT_OPS_LOW:
-            broken.append(f"throughput {ops.estimate:.3f} [{ops.low:.3f}, {ops.high:.3f}]")
+            broken.append(f"throughput {ops.interval()}")
         faster = ops.verdict("faster", "slower") == "faster"
         if not faster and cpu and cpu.n >= 2 and cpu.estimate > CONTRACT_CPU:
-            broken.append(f"CPU/op {cpu.estimate:.3f} [{cpu.low:.3f}, {cpu.high:.3f}] "
-                          "while not faster")
+            broken.append(f"CPU/op {cpu.interval()} while not faster")
+        held += not broken
         rows.append(f"| {w} | {t} | {'FAILS: ' + '; '.join(broken) if broken else 'holds'} |")
     if not rows:
         return
-    held = sum(r.endswith("| holds |") for r in rows)
     out.append(f"## The contract, {DEFAULT_POLICY} against glibc: {held} of {len(rows)} "
                "cells hold\n")
     out.append(f"Throughput at least {CONTRACT_OPS} of glibc's, with the 95% interval's low "
