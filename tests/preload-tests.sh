@@ -196,6 +196,21 @@ for policy in sched-state spin futex; do
 	fi
 done
 
+# The default bound, 100 ms, spaces handoffs by at least as much: the
+# same mix sees at most one per 100 ms (none as a rule: the longest wait
+# was 60 to 90 ms on the host). With 1 ms, the host saw 740 in 2 s.
+started=$(date +%s)
+preloaded "$stress_ng_limit" ADAPTIVE_STATS=1 "$workloads/multimodal" -t 8 -d 2 -m 90:5:5 -b 200:2000
+most=$((($(date +%s) - started + 1) * 10 + 1))
+handoffs=$(stat_of handoffs)
+if [ "$rc" -ne 0 ]; then
+	fail fairness/default_bound_spaces_handoffs "status $rc"
+elif [ "${handoffs:-x}" = x ] || [ "$handoffs" -gt "$most" ]; then
+	fail fairness/default_bound_spaces_handoffs "${handoffs:-no} handoffs, expected at most $most"
+else
+	pass fairness/default_bound_spaces_handoffs
+fi
+
 # Robust mutexes go to glibc, and are counted.
 preloaded "$quick_limit" ADAPTIVE_STATS=1 "$semantics" robust_owner_died
 if grep -q '^libadaptive: pid=.* passthrough=[1-9]' "$out"; then
