@@ -18,7 +18,7 @@ HARNESS := tests/lib/harness.c tests/lib/harness.h
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/tests/guest/%,$(wildcard tests/guest/*.c))
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
 HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
-	$(BUILD)/tests/helpers/glibc_rseq_intact \
+	$(BUILD)/tests/helpers/glibc_rseq_intact $(BUILD)/tests/helpers/waiter_shares_cpu \
 	$(BUILD)/tests/helpers/sched_state_probe $(BUILD)/tests/helpers/passthrough_calls \
 	$(BUILD)/tests/helpers/random_stress \
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \

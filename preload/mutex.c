@@ -58,6 +58,8 @@ static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 {
 	if (verdict == SPIN_STOP_OWNER_OFF_CPU)
 		stat_inc(self, STAT_OWNER_OFF_CPU);
+	else if (verdict == SPIN_STOP_CPU_CONTENDED)
+		stat_inc(self, STAT_CPU_CONTENDED);
 	else if (verdict == SPIN_STOP_BOUND && w->spins)
 		stat_inc(self, STAT_SPIN_BOUND);
 }
@@ -70,6 +72,10 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	enum spin_verdict verdict;
 	bool taken = false;
 
+	if (waiter_cpu_contended(w)) {
+		stat_inc(self, STAT_CPU_CONTENDED);
+		return false;
+	}
 	if (single && !mutex_claim_spinner(m))
 		return false;
 	waiter_start_spin(w);
@@ -134,7 +140,7 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
 			 const struct timespec *abstime)
 {
-	struct waiter w = { .start_ns = now_ns() };
+	struct waiter w = { .start_ns = now_ns(), .own = sched_state_of(self->tid) };
 	int ret;
 
 	thread_enter_process(self);

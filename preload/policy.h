@@ -26,6 +26,8 @@ struct waiter {
 	unsigned int spins;
 	/* It spun against an owner whose state it could not find. */
 	bool fallback;
+	/* Its own state, NULL if it has none. */
+	const struct rseq_abi_sched_state *own;
 };
 
 /* The deadline of a call without one. */
@@ -37,6 +39,8 @@ enum spin_verdict {
 	SPIN_STOP_OWNER_OFF_CPU,
 	/* The phase used its time or iteration budget. */
 	SPIN_STOP_BOUND,
+	/* Other tasks wait for the waiter's own CPU. */
+	SPIN_STOP_CPU_CONTENDED,
 };
 
 static inline unsigned long long now_ns(void)
@@ -111,11 +115,27 @@ static inline enum spin_verdict spin_within_count(struct waiter *w)
 }
 
 /*
+ * Whether the sched-state policies keep @w from spinning because its own
+ * CPU has other runnable tasks, as the kernel said when it last switched
+ * @w in: a spin would delay them, the owners of other locks among them,
+ * and sleeping costs what glibc's waiter pays. The flag changes only when
+ * @w is switched in again, so a spin that reads it clear stops if @w was
+ * preempted and came back to a contended CPU.
+ */
+static inline bool waiter_cpu_contended(const struct waiter *w)
+{
+	return (adaptive_config.policy == POLICY_SCHED_STATE ||
+		adaptive_config.policy == POLICY_SCHED_STATE_MULTI) &&
+	       w->own && sched_state_cpu_contended(w->own);
+}
+
+/*
  * Whether @w spins once more on @m, or sleeps. Under the sched-state
- * policy it spins while the owner runs, within the time bound since the
- * flag is only a hint (an owner whose vCPU was preempted still reads on
- * CPU), and falls back to the spin-count budget for an owner without a
- * state (none attached, or a kernel without the feature).
+ * policy it spins while the owner runs and its own CPU is not wanted,
+ * within the time bound since the flag is only a hint (an owner whose
+ * vCPU was preempted still reads on CPU), and falls back to the
+ * spin-count budget for an owner without a state (none attached, or a
+ * kernel without the feature).
  */
 static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthread_mutex_t *m)
 {
@@ -125,6 +145,8 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 	switch (adaptive_config.policy) {
 	case POLICY_SCHED_STATE:
 	case POLICY_SCHED_STATE_MULTI:
+		if (waiter_cpu_contended(w))
+			return SPIN_STOP_CPU_CONTENDED;
 		owner_tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
 		/* 0: the lock is changing hands. */
 		if (!owner_tid)

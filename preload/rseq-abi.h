@@ -36,6 +36,11 @@ enum rseq_abi_sched_state_flags {
 	 * to user space, cleared when it is switched out.
 	 */
 	RSEQ_ABI_SCHED_STATE_FLAG_ON_CPU	= (1U << 0),
+	/*
+	 * Other tasks were runnable on the thread's CPU when it last
+	 * returned to user space after a switch in (kernel patch 6).
+	 */
+	RSEQ_ABI_SCHED_STATE_FLAG_CPU_CONTENDED	= (1U << 1),
 };
 
 /* The scheduler state of one thread, attached with PR_RSEQ_SCHED_STATE. */

@@ -58,6 +58,16 @@ static inline bool sched_state_on_cpu(const struct rseq_abi_sched_state *state)
 	return __atomic_load_n(&state->state, __ATOMIC_RELAXED) & RSEQ_ABI_SCHED_STATE_FLAG_ON_CPU;
 }
 
+/*
+ * Whether other tasks shared the CPU of the thread of @state when it was
+ * last switched in: read by the thread itself, about its own CPU.
+ */
+static inline bool sched_state_cpu_contended(const struct rseq_abi_sched_state *state)
+{
+	return __atomic_load_n(&state->state, __ATOMIC_RELAXED) &
+	       RSEQ_ABI_SCHED_STATE_FLAG_CPU_CONTENDED;
+}
+
 /* Probe the kernel feature and map the table; called once. */
 void sched_state_init(void);
 bool sched_state_supported(void);

@@ -26,6 +26,8 @@ enum stat_counter {
 	STAT_OWNER_OFF_CPU,
 	/* Spins stopped by the time or iteration bound. */
 	STAT_SPIN_BOUND,
+	/* Spins not begun or stopped: the waiter's own CPU was contended. */
+	STAT_CPU_CONTENDED,
 	/* Waits that used the spin-count fallback: owner state unknown. */
 	STAT_FALLBACK,
 	/* Waiters that waited past ADAPTIVE_STARVE_US and became the heir. */

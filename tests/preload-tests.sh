@@ -355,3 +355,26 @@ if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
 else
 	fail "sched_state/control_spin_policy_burns_cpu" "waiters burned ${ms:-?} ms only"
 fi
+
+# A waiter whose own CPU has another runnable thread sleeps at once rather
+# than spin on the running owner (CPU_CONTENDED, kernel patch 6), however
+# long it may spin; alone on its CPU, it spins, which shows that the
+# measurement can tell.
+preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/waiter_shares_cpu" shared 300
+ms=$(waiter_cpu_ms)
+if [ "$rc" -eq 3 ]; then
+	echo "SKIP $prefix/sched_state/waiter_sleeps_beside_runnable_thread: one CPU"
+elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ] && [ "$(stat_of cpu_contended)" -ge 1 ]; then
+	pass sched_state/waiter_sleeps_beside_runnable_thread
+else
+	fail sched_state/waiter_sleeps_beside_runnable_thread "waiter burned ${ms:-?} ms of CPU; $(stats_line)"
+fi
+preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/waiter_shares_cpu" alone 300
+ms=$(waiter_cpu_ms)
+if [ "$rc" -eq 3 ]; then
+	echo "SKIP $prefix/sched_state/control_waiter_alone_spins: one CPU"
+elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
+	pass sched_state/control_waiter_alone_spins
+else
+	fail sched_state/control_waiter_alone_spins "waiter burned ${ms:-?} ms only; $(stats_line)"
+fi

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * An owner that runs on one CPU, holding the mutex, while a waiter on
+ * another CPU tries to take it: prints the CPU time the waiter burned.
+ * With "shared", a thread that never sleeps runs on the waiter's CPU
+ * too, so that the kernel switches the waiter in with another task
+ * runnable there (CPU_CONTENDED): under the sched-state policy the
+ * waiter then sleeps at once, however long ADAPTIVE_SPIN_US allows it to
+ * spin on a running owner. With "alone", it spins.
+ *
+ * usage: waiter_shares_cpu shared|alone [HOLD_MS]   (default 300)
+ * Exit status 3 if the process may use fewer than two CPUs.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static int stop_hog;
+static double waiter_cpu_ms;
+
+static double clock_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void *hog(void *arg)
+{
+	while (!__atomic_load_n(&stop_hog, __ATOMIC_RELAXED))
+		;
+	return NULL;
+}
+
+static void *waiter(void *arg)
+{
+	/*
+	 * A first use, which attaches the thread's state, and a sleep, so
+	 * that the lock below follows a switch in beside the hog.
+	 */
+	pthread_mutex_t first_use = PTHREAD_MUTEX_INITIALIZER;
+	struct timespec pause = { .tv_nsec = 20000000 };
+	double start;
+
+	pthread_mutex_lock(&first_use);
+	pthread_mutex_unlock(&first_use);
+	nanosleep(&pause, NULL);
+	start = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	pthread_mutex_lock(&mutex);
+	pthread_mutex_unlock(&mutex);
+	waiter_cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - start;
+	return NULL;
+}
+
+/* Start @fn on @cpu. */
+static int start_on(pthread_t *thread, void *(*fn)(void *), int cpu)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	ret = pthread_create(thread, &attr, fn, NULL);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		fprintf(stderr, "waiter_shares_cpu: pthread_create: %s\n", strerror(ret));
+	return ret;
+}
+
+/* The first two CPUs this process may use, in @cpus. */
+static bool two_cpus(int cpus[2])
+{
+	cpu_set_t set;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			cpus[n++] = cpu;
+	return n == 2;
+}
+
+int main(int argc, char **argv)
+{
+	long hold_ms = argc > 2 ? strtol(argv[2], NULL, 10) : 300;
+	pthread_t waiter_thread, hog_thread;
+	bool shared;
+	int cpus[2];
+	cpu_set_t set;
+	double end;
+
+	if (argc < 2 || (strcmp(argv[1], "shared") && strcmp(argv[1], "alone")) || hold_ms <= 0) {
+		fprintf(stderr, "usage: %s shared|alone [HOLD_MS]\n", argv[0]);
+		return 2;
+	}
+	shared = !strcmp(argv[1], "shared");
+	if (!two_cpus(cpus)) {
+		fprintf(stderr, "waiter_shares_cpu: needs two CPUs\n");
+		return 3;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpus[0], &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("waiter_shares_cpu: sched_setaffinity");
+		return 1;
+	}
+	pthread_mutex_lock(&mutex);
+	if ((shared && start_on(&hog_thread, hog, cpus[1])) ||
+	    start_on(&waiter_thread, waiter, cpus[1]))
+		return 1;
+	/* The owner stays on its CPU, holding the mutex. */
+	end = clock_ms(CLOCK_MONOTONIC) + hold_ms;
+	while (clock_ms(CLOCK_MONOTONIC) < end)
+		;
+	pthread_mutex_unlock(&mutex);
+	pthread_join(waiter_thread, NULL);
+	if (shared) {
+		__atomic_store_n(&stop_hog, 1, __ATOMIC_RELAXED);
+		pthread_join(hog_thread, NULL);
+	}
+	printf("cpu=%s hold_ms=%ld waiter_cpu_ms=%.1f\n", argv[1], hold_ms, waiter_cpu_ms);
+	return 0;
+}
