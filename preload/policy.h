@@ -115,12 +115,12 @@ static inline enum spin_verdict spin_within_count(struct waiter *w)
 }
 
 /*
- * Whether the sched-state policies keep @w from spinning because its own
- * CPU has other runnable tasks, as the kernel said when it last switched
- * @w in: a spin would delay them, the owners of other locks among them,
- * and sleeping costs what glibc's waiter pays. The flag changes only when
- * @w is switched in again, so a spin that reads it clear stops if @w was
- * preempted and came back to a contended CPU.
+ * Whether the sched-state policies keep @w from spinning because other
+ * tasks wait for its own CPU, as the kernel sampled when it last stored
+ * @w's ON_CPU (at least once per switch in): a spin would delay them,
+ * the owners of other locks among them, and sleeping costs what glibc's
+ * waiter pays. Checked before the spin and at each iteration, so that a
+ * spinner preempted meanwhile stops if it came back to a contended CPU.
  */
 static inline bool waiter_cpu_contended(const struct waiter *w)
 {

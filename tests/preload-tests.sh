@@ -369,8 +369,13 @@ elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ] && [ "$(stat_of cpu_con
 else
 	fail sched_state/waiter_sleeps_beside_runnable_thread "waiter burned ${ms:-?} ms of CPU; $(stats_line)"
 fi
-preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/waiter_shares_cpu" alone 300
-ms=$(waiter_cpu_ms)
+# The control's one sample may catch a kernel thread on the CPU: it has
+# three tries.
+for _ in 1 2 3; do
+	preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/waiter_shares_cpu" alone 300
+	ms=$(waiter_cpu_ms)
+	[ "$rc" -ne 0 ] || [ -z "$ms" ] || [ "$ms" -lt 100 ] || break
+done
 if [ "$rc" -eq 3 ]; then
 	echo "SKIP $prefix/sched_state/control_waiter_alone_spins: one CPU"
 elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
