@@ -16,7 +16,10 @@ usage: $0 [--help] [-n ROUND_TRIPS] [-r REPETITIONS]
 Boots build/bzImage-stock and build/bzImage (make kernel kernel-stock
 initramfs first) once each under ACCEL=icount VCPUS=1 and prints, per
 kernel and case, the instructions per round trip of each repetition.
-Defaults: -n 20000 -r 3. Output also in build/bench/kernel-cost-icount.txt.
+Defaults: -n 20000 -r 3. Output also in build/bench/kernel-cost-icount.txt,
+and as rows kernel,case,metric,value in build/bench/kernel-cost.csv:
+instructions_per_round_trip and instructions_per_switch (half of it),
+one row of each per repetition.
 EOF
 }
 
@@ -36,6 +39,7 @@ done
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/bench/kernel-cost-icount.txt
+csv=$build/bench/kernel-cost.csv
 mkdir -p "$build/bench"
 
 # The guest runs each case $reps times and prints "CASE INSTRUCTIONS".
@@ -55,3 +59,12 @@ done"
 			awk -v k="$kernel" 'NF == 2 { print k, $1, $2 }'
 	done
 } | tee "$out"
+
+{
+	echo "kernel,case,metric,value"
+	awk '!/^#/ { printf "%s,%s,instructions_per_round_trip,%s\n%s,%s,instructions_per_switch,%.1f\n",
+		$1, $2, $3, $1, $2, $3 / 2 }' "$out"
+} >"$csv"
+# Both kernels, both cases, every repetition: a boot that failed is no result.
+[ "$(grep -c ',instructions_per_switch,' "$csv")" -eq $((4 * reps)) ] ||
+	{ echo "kernel-cost-icount: missing counts, see $out" >&2; exit 1; }

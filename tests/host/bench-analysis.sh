@@ -113,3 +113,31 @@ if [ "$bars" -ge 12 ]; then
 else
 	fail "plot has $bars error bars, expected at least 12"
 fi
+
+# The instruction counts of kernel-cost-icount.sh: per case, the medians
+# of stock and patched per switch and their difference.
+cat >"$dir/kernel-cost.csv" <<'CSV'
+kernel,case,metric,value
+stock,no-state,instructions_per_round_trip,8780
+stock,no-state,instructions_per_switch,4390.0
+stock,no-state,instructions_per_switch,4391.0
+stock,no-state,instructions_per_switch,4390.0
+patched,no-state,instructions_per_switch,4392.5
+patched,no-state,instructions_per_switch,4392.5
+patched,no-state,instructions_per_switch,4400.0
+stock,state-attached,instructions_per_switch,4390.0
+patched,state-attached,instructions_per_switch,4439.5
+CSV
+mkdir "$dir/c"
+python3 "$top/workloads/analyze.py" --kernel-cost "$dir/kernel-cost.csv" "$dir/results.csv" "$dir/c"
+if grep -q '^| no-state | 4390.0 | 4392.5 | +2.5 | +0.06% | 3 |$' "$dir/c/summary.md" &&
+	grep -q '^| state-attached | 4390.0 | 4439.5 | +49.5 | +1.13% | 1 |$' "$dir/c/summary.md"; then
+	pass "instruction cost table: medians per switch and their difference"
+else
+	fail "instruction cost table wrong: $(grep -A 5 'guest instructions' "$dir/c/summary.md" | tr '\n' ' ')"
+fi
+if ! grep -q 'guest instructions' "$dir/a/summary.md"; then
+	pass "no instruction cost table without --kernel-cost"
+else
+	fail "instruction cost table without --kernel-cost"
+fi
