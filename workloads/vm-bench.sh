@@ -127,6 +127,7 @@ fi
 
 command="PROFILE=$profile THREADS='$threads' SECONDS_PER_RUN=$seconds BOOTS=$boots SETS=$sets"
 [ -n "$workloads" ] && command+=" WORKLOADS='$workloads'"
+[ -n "${POLICIES:-}" ] && command+=" POLICIES='$policies'"
 python3 "$top/workloads/analyze.py" --command "$command make vm-bench" "${cost_args[@]}" \
 	"$bench/results.csv" "$bench" || status=1
 cat "$bench/summary.md"
