@@ -358,28 +358,33 @@ fi
 
 # A waiter whose own CPU has another runnable thread sleeps at once rather
 # than spin on the running owner (CPU_CONTENDED, kernel patch 6), however
-# long it may spin; alone on its CPU, it spins, which shows that the
-# measurement can tell.
+# long it may spin (the library before the flag burned 114 ms here);
+# alone on its CPU, it spins, which shows that the measurement can tell.
 preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/waiter_shares_cpu" shared 300
 ms=$(waiter_cpu_ms)
 if [ "$rc" -eq 3 ]; then
 	echo "SKIP $prefix/sched_state/waiter_sleeps_beside_runnable_thread: one CPU"
-elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ] && [ "$(stat_of cpu_contended)" -ge 1 ]; then
+elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 10 ] && [ "$(stat_of cpu_contended)" -ge 1 ]; then
 	pass sched_state/waiter_sleeps_beside_runnable_thread
 else
 	fail sched_state/waiter_sleeps_beside_runnable_thread "waiter burned ${ms:-?} ms of CPU; $(stats_line)"
 fi
-# The control's one sample may catch a kernel thread on the CPU: it has
-# three tries.
+# The control: alone, the waiter spins until its bound, the owner's
+# preemption or its own (a kernel thread on either CPU ends the spin
+# early: 37 to 200 ms on the debug kernel), so it needs at least 20 ms,
+# twice what the waiter beside a runnable thread may burn (1 to 2 ms
+# seen), in one of three tries.
+tries=
 for _ in 1 2 3; do
 	preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/waiter_shares_cpu" alone 300
 	ms=$(waiter_cpu_ms)
-	[ "$rc" -ne 0 ] || [ -z "$ms" ] || [ "$ms" -lt 100 ] || break
+	tries="$tries ${ms:-?}"
+	[ "$rc" -ne 0 ] || [ -z "$ms" ] || [ "$ms" -lt 20 ] || break
 done
 if [ "$rc" -eq 3 ]; then
 	echo "SKIP $prefix/sched_state/control_waiter_alone_spins: one CPU"
-elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
+elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 20 ]; then
 	pass sched_state/control_waiter_alone_spins
 else
-	fail sched_state/control_waiter_alone_spins "waiter burned ${ms:-?} ms only; $(stats_line)"
+	fail sched_state/control_waiter_alone_spins "waiter burned${tries} ms; $(stats_line)"
 fi
