@@ -140,10 +140,12 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clockid,
 			 const struct timespec *abstime)
 {
-	struct waiter w = { .start_ns = now_ns(), .own = sched_state_of(self->tid) };
+	struct waiter w = { .start_ns = now_ns() };
 	int ret;
 
 	thread_enter_process(self);
+	/* Not before: a forked child would trust the copy of its parent's slot. */
+	w.own = sched_state_of(self->tid);
 	marks_forget_stale(m);
 	stat_inc(self, STAT_CONTENDED);
 	/*

@@ -37,8 +37,8 @@ enum rseq_abi_sched_state_flags {
 	 */
 	RSEQ_ABI_SCHED_STATE_FLAG_ON_CPU	= (1U << 0),
 	/*
-	 * Other tasks were runnable on the thread's CPU when it last
-	 * returned to user space after a switch in (kernel patch 6).
+	 * Other tasks waited for the thread's CPU when the kernel last
+	 * stored ON_CPU, at least once per switch in (kernel patch 6).
 	 */
 	RSEQ_ABI_SCHED_STATE_FLAG_CPU_CONTENDED	= (1U << 1),
 };

@@ -59,8 +59,9 @@ static inline bool sched_state_on_cpu(const struct rseq_abi_sched_state *state)
 }
 
 /*
- * Whether other tasks shared the CPU of the thread of @state when it was
- * last switched in: read by the thread itself, about its own CPU.
+ * Whether other tasks waited for the CPU of the thread of @state when the
+ * kernel last stored its ON_CPU: read by the thread itself, about its
+ * own CPU.
  */
 static inline bool sched_state_cpu_contended(const struct rseq_abi_sched_state *state)
 {
