@@ -17,6 +17,9 @@ Environment:
                    of rotations, no kernel-cost part (checks the pipeline);
             quick (default): threads 1 2 4, 2 s runs, 2 boots, one set;
             full: threads 1 2 4 8 16, 5 s runs, 3 boots, two sets.
+            Policies: glibc, sched-state, spin-count and futex; the full
+            profile adds spin, glibc-adaptive, kernel-spin, spin-single
+            and sched-state-multi.
             The kernel-cost part of quick and full ends with
             workloads/kernel-cost-icount.sh (kernel-cost.csv).
             A set is one rotation per policy, so that every policy runs
@@ -42,10 +45,15 @@ build=${BUILD_DIR:-$top/build}
 bench=$build/bench
 profile=${PROFILE:-quick}
 workloads=
+# Every policy and ablation; the shorter profiles compare the default
+# policy with glibc, the spin count and futex only, since a rotation
+# set has as many runs per cell as there are policies, squared.
+all_policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
+policies="glibc sched-state spin-count futex"
 case "$profile" in
 smoke) threads="1 4" seconds=2 boots=2 sets=1 kernel_reps=0 workloads=multimodal ;;
 quick) threads="1 2 4" seconds=2 boots=2 sets=1 kernel_reps=3 ;;
-full) threads="1 2 4 8 16" seconds=5 boots=3 sets=2 kernel_reps=5 ;;
+full) threads="1 2 4 8 16" seconds=5 boots=3 sets=2 kernel_reps=5 policies=$all_policies ;;
 *) echo "vm-bench: PROFILE=$profile: expected smoke, quick or full" >&2; exit 2 ;;
 esac
 threads=${THREADS:-$threads}
@@ -53,7 +61,7 @@ seconds=${SECONDS_PER_RUN:-$seconds}
 boots=${BOOTS:-$boots}
 sets=${SETS:-$sets}
 workloads=${WORKLOADS:-$workloads}
-policies=${POLICIES:-glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi}
+policies=${POLICIES:-$policies}
 case " $policies " in
 *" glibc "*) ;;
 *) echo "vm-bench: POLICIES must include glibc, the baseline of every ratio" >&2; exit 2 ;;
