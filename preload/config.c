@@ -185,8 +185,7 @@ bool adaptive_init(void)
 	sched_state_init();
 	handoff_init();
 	/* Without the kernel feature, the sensible bounded spin. */
-	if ((adaptive_config.policy == POLICY_SCHED_STATE ||
-	     adaptive_config.policy == POLICY_SCHED_STATE_MULTI) && !sched_state_supported())
+	if (policy_reads_sched_state(adaptive_config.policy) && !sched_state_supported())
 		adaptive_config.policy = POLICY_SPIN_COUNT;
 	__atomic_store_n(&adaptive_init_state, INIT_ENABLED, __ATOMIC_RELEASE);
 	return true;

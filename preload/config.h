@@ -43,6 +43,12 @@ extern struct adaptive_config adaptive_config;
 
 extern const char *const adaptive_policy_names[NR_POLICIES];
 
+/* Whether @policy reads the scheduler states: the owner's and the waiter's own. */
+static inline bool policy_reads_sched_state(enum adaptive_policy policy)
+{
+	return policy == POLICY_SCHED_STATE || policy == POLICY_SCHED_STATE_MULTI;
+}
+
 enum adaptive_init_state {
 	INIT_NONE,
 	/* Initialization runs; calls made meanwhile go to glibc. */

@@ -145,7 +145,8 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 
 	thread_enter_process(self);
 	/* Not before: a forked child would trust the copy of its parent's slot. */
-	w.own = sched_state_of(self->tid);
+	if (policy_reads_sched_state(adaptive_config.policy))
+		w.own = sched_state_of(self->tid);
 	marks_forget_stale(m);
 	stat_inc(self, STAT_CONTENDED);
 	/*

@@ -26,7 +26,7 @@ struct waiter {
 	unsigned int spins;
 	/* It spun against an owner whose state it could not find. */
 	bool fallback;
-	/* Its own state, NULL if it has none. */
+	/* Its own state under the sched-state policies, NULL otherwise or if none. */
 	const struct rseq_abi_sched_state *own;
 };
 
@@ -115,18 +115,17 @@ static inline enum spin_verdict spin_within_count(struct waiter *w)
 }
 
 /*
- * Whether the sched-state policies keep @w from spinning because other
- * tasks wait for its own CPU, as the kernel sampled when it last stored
- * @w's ON_CPU (at least once per switch in): a spin would delay them,
- * the owners of other locks among them, and sleeping costs what glibc's
- * waiter pays. Checked before the spin and at each iteration, so that a
- * spinner preempted meanwhile stops if it came back to a contended CPU.
+ * Whether @w, under a sched-state policy (the only ones that give it its
+ * own state), must not spin because other tasks wait for its own CPU, as
+ * the kernel sampled when it last stored @w's ON_CPU (at least once per
+ * switch in): a spin would delay them, the owners of other locks among
+ * them, and sleeping costs what glibc's waiter pays. Checked before the
+ * spin and at each iteration, so that a spinner preempted meanwhile stops
+ * if it came back to a contended CPU.
  */
 static inline bool waiter_cpu_contended(const struct waiter *w)
 {
-	return (adaptive_config.policy == POLICY_SCHED_STATE ||
-		adaptive_config.policy == POLICY_SCHED_STATE_MULTI) &&
-	       w->own && sched_state_cpu_contended(w->own);
+	return w->own && sched_state_cpu_contended(w->own);
 }
 
 /*
