@@ -259,12 +259,9 @@ def kernel_table(out, values, kernel_workloads):
 
 
 def instruction_cost_table(out, path):
-    """The rows of kernel-cost-icount.sh's kernel-cost.csv, if there is one."""
-    try:
-        with open(path, newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r["metric"] == "instructions_per_switch"]
-    except FileNotFoundError:
-        return
+    """The rows of kernel-cost-icount.sh's kernel-cost.csv at @path."""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["metric"] == "instructions_per_switch"]
     counts = defaultdict(list)
     for r in rows:
         counts[(r["kernel"], r["case"])].append(float(r["value"]))
@@ -409,7 +406,11 @@ def main(argv):
         fairness_cost_table(out, values, cells)
     kernel_table(out, values, kernel_workloads)
     if args.kernel_cost:
-        instruction_cost_table(out, args.kernel_cost)
+        try:
+            instruction_cost_table(out, args.kernel_cost)
+        except OSError as e:
+            print(f"analyze: --kernel-cost: {e}", file=sys.stderr)
+            return 1
     if failed:
         out.append("## Runs that failed\n")
         for r in failed:

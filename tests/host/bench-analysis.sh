@@ -136,6 +136,12 @@ if grep -q '^| no-state | 4390.0 | 4392.5 | +2.5 | +0.06% | 3 |$' "$dir/c/summar
 else
 	fail "instruction cost table wrong: $(grep -A 5 'guest instructions' "$dir/c/summary.md" | tr '\n' ' ')"
 fi
+if ! python3 "$top/workloads/analyze.py" --kernel-cost "$dir/none.csv" "$dir/results.csv" "$dir/c" \
+	>"$dir/log" 2>&1 && grep -q 'kernel-cost.*none.csv' "$dir/log"; then
+	pass "a --kernel-cost file that does not exist is an error"
+else
+	fail "a missing --kernel-cost file went unnoticed: $(tail -n 1 "$dir/log")"
+fi
 if ! grep -q 'guest instructions' "$dir/a/summary.md"; then
 	pass "no instruction cost table without --kernel-cost"
 else
