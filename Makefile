@@ -30,7 +30,7 @@ BASELINES := $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkerne
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
 
-.PHONY: help deps preload workloads vm-bench kernel kernel-stock kernel-debug selftests tests initramfs vm-run vm-run-usage vm-test test \
+.PHONY: help deps preload workloads vm-bench kernel kernel-stock kernel-debug kernel-debian selftests tests initramfs vm-run vm-run-usage vm-test test \
 	host-test install uninstall clean
 
 help:
@@ -38,10 +38,10 @@ help:
 	@echo
 	@echo 'Targets:'
 	@echo '  test          host tests, then vm-test; ends with "N passed, N failed"'
-	@echo '  vm-test       the guest suite on build/bzImage, bzImage-debug and bzImage-stock'
+	@echo '  vm-test       the guest suite on build/bzImage, bzImage-debug and vmlinuz-debian'
 	@echo '  vm-bench      lock workloads under every policy in the guest [PROFILE=smoke|quick|full]'
 	@echo '  host-test     the host tests only'
-	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug]'
+	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug|debian]'
 	@echo '  preload       build/libadaptive.so: LD_PRELOAD=build/libadaptive.so ./app'
 	@echo '  install       $$(DESTDIR)$$(PREFIX)/lib/libadaptive.so [PREFIX=$(PREFIX)]'
 	@echo '  uninstall     remove what install installed'
@@ -49,6 +49,8 @@ help:
 	@echo '  kernel-stock  build/bzImage-stock: the same tree and config, unpatched'
 	@echo '  kernel-debug  build/bzImage-debug: kernel + kernel/config/debug.config (lockdep,'
 	@echo '                sleep-in-atomic and rseq checks, full preemption)'
+	@echo '  kernel-debian build/vmlinuz-debian: Debian'"'"'s own build of the same 6.12 release,'
+	@echo '                the stock kernel of the guest suite'
 	@echo '  selftests     the rseq selftests of the patched tree'
 	@echo '  tests         the test programs (and workloads)'
 	@echo '  workloads     the benchmark programs of workloads/'
@@ -88,6 +90,10 @@ kernel-debug: variant := debug
 kernel kernel-stock kernel-debug:
 	@scripts/install-deps.sh kernel
 	@kernel/build-kernel.sh $(variant)
+
+kernel-debian:
+	@scripts/install-deps.sh kernel
+	@kernel/fetch-debian-kernel.sh
 
 # The selftests come from the patched tree, built against its headers.
 selftests: kernel
@@ -144,12 +150,13 @@ initramfs: selftests tests
 	@scripts/install-deps.sh vm test
 	@vm-image/build-initramfs.sh $(BUILD)/initramfs.cpio.gz $(INITRAMFS_FILES)
 
-# KERNEL=stock or debug: build/bzImage-$(KERNEL); otherwise build/bzImage.
-KERNEL_VARIANT := $(filter stock debug,$(KERNEL))
-KERNEL_IMAGE := $(BUILD)/bzImage$(KERNEL_VARIANT:%=-%)
+# KERNEL=stock or debug: build/bzImage-$(KERNEL); debian: build/vmlinuz-debian;
+# otherwise build/bzImage.
+KERNEL_VARIANT := $(filter stock debug debian,$(KERNEL))
+KERNEL_IMAGE := $(if $(filter debian,$(KERNEL_VARIANT)),$(BUILD)/vmlinuz-debian,$(BUILD)/bzImage$(KERNEL_VARIANT:%=-%))
 
 vm-run-usage:
-	@$(if $(value CMD),:,echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug]'; exit 2)
+	@$(if $(value CMD),:,echo 'usage: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug|debian]'; exit 2)
 
 # CMD reaches the guest's shell verbatim, by a file of this run's own: a
 # command line would have make expand its $ and run each of its lines as
@@ -165,10 +172,10 @@ host-test: tests
 	@scripts/install-deps.sh test
 	@tests/run-tests.sh host
 
-vm-test: initramfs kernel-debug kernel-stock
+vm-test: initramfs kernel-debug kernel-debian
 	@tests/run-tests.sh guest
 
-test: tests initramfs kernel-debug kernel-stock
+test: tests initramfs kernel-debug kernel-debian
 	@scripts/install-deps.sh test
 	@tests/run-tests.sh host guest
 

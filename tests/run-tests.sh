@@ -12,8 +12,8 @@ host:  the test programs of build/tests/host, tests/host/*.sh, the
        built it, the series' sched_state_abi_test, on this machine's
        kernel (the library's fallback path; the ABI cases must skip);
 guest: tests/vm-runner-tests.sh, then tests/guest/run-suite.sh in QEMU
-       on build/bzImage (patched), build/bzImage-debug and
-       build/bzImage-stock.
+       on build/bzImage (patched), build/bzImage-debug and, as the
+       stock kernel, build/vmlinuz-debian (Debian's own 6.12).
 Output and logs: build/test/<part>.log. The make targets build what
 this needs first (make test, make host-test, make vm-test). Every
 program runs with a time limit (tests/bounded.sh; TEST_TIMEOUT_SCALE
@@ -84,8 +84,11 @@ guest_tests() {
 	# Each of its VM runs has a deadline of its own (run-vm.sh --timeout).
 	run_checked vm-runner 900 "$top/tests/vm-runner-tests.sh"
 	for kernel in patched debug stock; do
-		image=$build/bzImage-$kernel
-		[ "$kernel" = patched ] && image=$build/bzImage
+		case "$kernel" in
+		patched) image=$build/bzImage ;;
+		debug) image=$build/bzImage-debug ;;
+		stock) image=$build/vmlinuz-debian ;;
+		esac
 		echo "[guest] the suite on $(basename "$image")"
 		rc=0
 		"$top/vm-image/run-vm.sh" --kernel "$image" "sh /tests/run-suite.sh $kernel" || rc=$?
