@@ -193,9 +193,10 @@ static bool unlock_grant(pthread_mutex_t *m)
 	uint32_t old = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
 
 	if (!heir_state_of(old)) {
-		/* Another process's heir: forget it. */
-		__atomic_compare_exchange_n(heir_word(m), &old, 0, false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
+		/* Another process's heir: forget it (no atomic for none at all). */
+		if (old)
+			__atomic_compare_exchange_n(heir_word(m), &old, 0, false,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		return false;
 	}
 	/*
