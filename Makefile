@@ -20,7 +20,7 @@ HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/h
 HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks \
 	$(BUILD)/tests/helpers/glibc_rseq_intact $(BUILD)/tests/helpers/waiter_shares_cpu \
 	$(BUILD)/tests/helpers/sched_state_probe $(BUILD)/tests/helpers/passthrough_calls \
-	$(BUILD)/tests/helpers/random_stress \
+	$(BUILD)/tests/helpers/random_stress $(BUILD)/tests/helpers/relock_waits \
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
@@ -144,7 +144,7 @@ INITRAMFS_FILES := \
 	workloads/defs=/workloads/defs \
 	/usr/bin/sysbench=/usr/bin/sysbench \
 	/usr/bin/stress-ng=/usr/bin/stress-ng \
-	$(if $(wildcard /usr/bin/cache_bench),/usr/bin/cache_bench=/usr/bin/cache_bench)
+	$(foreach p,cache_bench db_bench kccachetest ptsematest,$(if $(wildcard /usr/bin/$(p)),/usr/bin/$(p)=/usr/bin/$(p)))
 
 initramfs: selftests tests
 	@scripts/install-deps.sh vm test
@@ -180,7 +180,8 @@ test: tests initramfs kernel-debug kernel-debian
 	@tests/run-tests.sh host guest
 
 # The image is built in a sub-make: the deps step may just have installed
-# rocksdb-tools, whose cache_bench the image then includes.
+# the bench group's programs (cache_bench, db_bench, ...), which the image
+# then includes.
 vm-bench: kernel kernel-stock
 	@scripts/install-deps.sh vm bench
 	@$(MAKE) --no-print-directory initramfs

@@ -35,7 +35,10 @@ struct waiter {
 
 enum spin_verdict {
 	SPIN_ON,
-	/* The owner is not on a CPU: it cannot release the lock soon. */
+	/*
+	 * The owner cannot release the lock soon: it is not on a CPU (or it
+	 * is the waiter itself, counted alike).
+	 */
 	SPIN_STOP_OWNER_OFF_CPU,
 	/* The phase used its time or iteration budget. */
 	SPIN_STOP_BOUND,
@@ -150,6 +153,13 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 		/* 0: the lock is changing hands. */
 		if (!owner_tid)
 			return spin_within_time(w);
+		/*
+		 * The waiter holds the lock: it relocked a normal mutex that only
+		 * another thread's unlock releases (a mutex used as a binary
+		 * semaphore), and that its own running says nothing about.
+		 */
+		if (owner_tid == glibc_tid())
+			return SPIN_STOP_OWNER_OFF_CPU;
 		owner = sched_state_of(owner_tid);
 		if (!owner) {
 			w->fallback = true;

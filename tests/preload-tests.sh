@@ -355,6 +355,15 @@ if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
 else
 	fail "sched_state/control_spin_policy_burns_cpu" "waiters burned ${ms:-?} ms only"
 fi
+# The same for a waiter that relocks a mutex it holds, which only another
+# thread's unlock releases: the owner it reads is itself, running.
+preloaded "$quick_limit" ADAPTIVE_SPIN_US=200000 "$helpers/relock_waits" 300
+ms=$(waiter_cpu_ms)
+if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ]; then
+	pass "sched_state/relocking_waiter_sleeps"
+else
+	fail "sched_state/relocking_waiter_sleeps" "waiter burned ${ms:-?} ms of CPU"
+fi
 
 # A waiter whose own CPU has another runnable thread sleeps at once rather
 # than spin on the running owner (CPU_CONTENDED, kernel patch 6), however
