@@ -336,34 +336,33 @@ else
 	fail sched_state/own_registration_with_glibc_rseq_off "$(stats_line)"
 fi
 
-# A waiter stops spinning when the owner blocks, however long it may spin;
-# the spin policy, same bound, shows that the measurement can tell.
 waiter_cpu_ms() {
 	sed -n 's/.*waiter_cpu_ms=\([0-9]*\).*/\1/p' "$out"
 }
-preloaded "$quick_limit" ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
-ms=$(waiter_cpu_ms)
-if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ]; then
-	pass "sched_state/waiters_sleep_while_owner_blocks"
-else
-	fail "sched_state/waiters_sleep_while_owner_blocks" "waiters burned ${ms:-?} ms of CPU"
-fi
-preloaded "$quick_limit" ADAPTIVE_POLICY=spin ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
-ms=$(waiter_cpu_ms)
-if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 100 ]; then
-	pass "sched_state/control_spin_policy_burns_cpu"
-else
-	fail "sched_state/control_spin_policy_burns_cpu" "waiters burned ${ms:-?} ms only"
-fi
+# Pass NAME if a helper's waiters burned less (-lt) or at least (-ge) MS
+# ms of CPU, run under the preload with its environment:
+#   expect_waiter_cpu NAME -lt|-ge MS ENV... HELPER ARGS...
+expect_waiter_cpu() {
+	name=$1 op=$2 limit=$3
+	shift 3
+	preloaded "$quick_limit" "$@"
+	ms=$(waiter_cpu_ms)
+	if [ "$rc" -eq 0 ] && [ -n "$ms" ] && test "$ms" "$op" "$limit"; then
+		pass "sched_state/$name"
+	else
+		fail "sched_state/$name" "waiters burned ${ms:-?} ms of CPU"
+	fi
+}
+# A waiter stops spinning when the owner blocks, however long it may spin;
+# the spin policy, same bound, shows that the measurement can tell.
+expect_waiter_cpu waiters_sleep_while_owner_blocks -lt 50 \
+	ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
+expect_waiter_cpu control_spin_policy_burns_cpu -ge 100 \
+	ADAPTIVE_POLICY=spin ADAPTIVE_SPIN_US=200000 "$helpers/owner_blocks" 300
 # The same for a waiter that relocks a mutex it holds, which only another
 # thread's unlock releases: the owner it reads is itself, running.
-preloaded "$quick_limit" ADAPTIVE_SPIN_US=200000 "$helpers/relock_waits" 300
-ms=$(waiter_cpu_ms)
-if [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -lt 50 ]; then
-	pass "sched_state/relocking_waiter_sleeps"
-else
-	fail "sched_state/relocking_waiter_sleeps" "waiter burned ${ms:-?} ms of CPU"
-fi
+expect_waiter_cpu relocking_waiter_sleeps -lt 50 \
+	ADAPTIVE_SPIN_US=200000 "$helpers/relock_waits" 300
 
 # A waiter whose own CPU has another runnable thread sleeps at once rather
 # than spin on the running owner (CPU_CONTENDED, kernel patch 6), however
