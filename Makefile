@@ -131,6 +131,10 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c preload/rseq-abi.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ipreload -o $@ $<
 
+# memcached is unpacked (make vm-bench), not installed: installing it
+# would start its daemon on this machine.
+MEMCACHED := $(BUILD)/apps/memcached/usr/bin/memcached
+
 INITRAMFS_FILES := \
 	$(SELFTESTS)=/selftests/rseq \
 	$(BUILD)/tests=/tests \
@@ -144,7 +148,8 @@ INITRAMFS_FILES := \
 	workloads/defs=/workloads/defs \
 	/usr/bin/sysbench=/usr/bin/sysbench \
 	/usr/bin/stress-ng=/usr/bin/stress-ng \
-	$(foreach p,cache_bench db_bench kccachetest ptsematest,$(if $(wildcard /usr/bin/$(p)),/usr/bin/$(p)=/usr/bin/$(p)))
+	$(foreach p,cache_bench db_bench kccachetest ptsematest memcslap,$(if $(wildcard /usr/bin/$(p)),/usr/bin/$(p)=/usr/bin/$(p))) \
+	$(if $(wildcard $(MEMCACHED)),$(MEMCACHED)=/usr/bin/memcached)
 
 initramfs: selftests tests
 	@scripts/install-deps.sh vm test
@@ -184,6 +189,7 @@ test: tests initramfs kernel-debug kernel-debian
 # then includes.
 vm-bench: kernel kernel-stock
 	@scripts/install-deps.sh vm bench
+	@scripts/fetch-deb.sh memcached $(BUILD)/apps/memcached
 	@$(MAKE) --no-print-directory initramfs
 	@workloads/vm-bench.sh
 

@@ -145,9 +145,24 @@ while read -r rep w t p; do
 		*-unfair) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=${p%-unfair} ADAPTIVE_STARVE_US=10000000" ;;
 		*) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=$p" ;;
 		esac
+		# A definition's co-runner (corunner: a command that runs until
+		# killed) competes for the CPUs during the run, without the
+		# preload and outside its CPU time.
+		corunner_pid=
+		if [ -n "${corunner:-}" ]; then
+			eval "$corunner" >/dev/null 2>&1 &
+			corunner_pid=$!
+		fi
 		# A run may take twice its time plus start-up before it is killed.
 		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $cmd" >"$out" 2>&1
 		rc=$?
+		# (Quietly: the shell reports a killed job as "Terminated".)
+		if [ -n "$corunner_pid" ]; then
+			{
+				kill "$corunner_pid"
+				wait "$corunner_pid"
+			} 2>/dev/null
+		fi
 		result=$(wl_parse "$t" "$out")
 		if [ "$rc" -ne 0 ]; then
 			status="exit-$rc"
