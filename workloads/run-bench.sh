@@ -148,9 +148,11 @@ while read -r rep w t p; do
 		# A definition's co-runner (corunner: a command that runs until
 		# killed) competes for the CPUs during the run, without the
 		# preload and outside its CPU time.
+		# The command itself goes to the background, so that $! is its pid
+		# (not that of a subshell, whose kill would leave it running).
 		corunner_pid=
 		if [ -n "${corunner:-}" ]; then
-			eval "$corunner" >/dev/null 2>&1 &
+			eval "$corunner >/dev/null 2>&1 &"
 			corunner_pid=$!
 		fi
 		# A run may take twice its time plus start-up before it is killed.
