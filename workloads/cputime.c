@@ -6,16 +6,24 @@
  *   cputime: status=0 wall_ns=... cpu_ns=...
  *
  * It exits with the command's status (128 + signal if it was killed).
+ * The command runs in a process group of its own, to which SIGTERM,
+ * SIGINT and SIGHUP sent to cputime are passed on: a time limit
+ * (timeout, which signals its own child only) then stops every process
+ * the command started too, such as a shell's server and client, and no
+ * run leaves one behind to compete with the next.
  *
  * usage: cputime COMMAND [ARGS...]
  */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+static volatile pid_t command_group;
 
 static unsigned long long now_ns(void)
 {
@@ -28,6 +36,23 @@ static unsigned long long now_ns(void)
 static unsigned long long tv_ns(struct timeval tv)
 {
 	return tv.tv_sec * 1000000000ULL + tv.tv_usec * 1000ULL;
+}
+
+static void pass_on(int sig)
+{
+	if (command_group > 0)
+		kill(-command_group, sig);
+}
+
+static void pass_on_signals(void)
+{
+	static const int signals[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa = { .sa_handler = pass_on, .sa_flags = SA_RESTART };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		sigaction(signals[i], &sa, NULL);
 }
 
 int main(int argc, char **argv)
@@ -48,10 +73,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!pid) {
+		setpgid(0, 0);
 		execvp(argv[1], argv + 1);
 		perror("cputime: exec");
 		_exit(127);
 	}
+	/* Both sides, so that the group exists before any signal is passed on. */
+	setpgid(pid, pid);
+	command_group = pid;
+	pass_on_signals();
 	if (wait4(pid, &status, 0, &usage) != pid) {
 		perror("cputime: wait4");
 		return 1;

@@ -1,0 +1,24 @@
+#!/bin/sh
+# workloads/cputime under busybox's timeout, as the guest's bench runner
+# uses it: when the limit strikes, no process the command started may
+# outlive it (busybox's timeout signals its own child only), and the
+# status and CPU line still come out.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cputime=$top/build/workloads/cputime
+out=$(mktemp)
+trap 'rm -f "$out"; pkill -f "sleep 3141[67]" || true' EXIT
+
+if ! command -v busybox >/dev/null; then
+	echo "SKIP cputime: no busybox (busybox-static)"
+	exit 0
+fi
+rc=0
+busybox timeout 1 "$cputime" sh -c 'sleep 31416 & sleep 31417' >"$out" 2>&1 || rc=$?
+sleep 0.5
+left=$(pgrep -fc 'sleep 3141[67]' || true)
+if [ "$left" = 0 ] && grep -q '^cputime: status=143 ' "$out"; then
+	echo "PASS cputime: a time limit stops every process of the command (status $rc)"
+else
+	echo "FAIL cputime: $left processes of the command left after its time limit; $(tr '\n' ' ' <"$out")"
+fi
