@@ -149,24 +149,31 @@ while read -r rep w t p; do
 		# killed) competes for the CPUs during the run, without the
 		# preload and outside its CPU time.
 		# The command itself goes to the background, so that $! is its pid
-		# (not that of a subshell, whose kill would leave it running).
+		# (not that of a subshell, whose kill would leave it running); it
+		# has a second to start before the run does.
 		corunner_pid=
 		if [ -n "${corunner:-}" ]; then
 			eval "$corunner >/dev/null 2>&1 &"
 			corunner_pid=$!
+			sleep 1
 		fi
 		# A run may take twice its time plus start-up before it is killed.
 		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $cmd" >"$out" 2>&1
 		rc=$?
-		# (Quietly: the shell reports a killed job as "Terminated".)
+		# A co-runner that died early leaves a run without competition.
+		corunner_died=
 		if [ -n "$corunner_pid" ]; then
+			kill -0 "$corunner_pid" 2>/dev/null || corunner_died=1
+			# (Quietly: the shell reports a killed job as "Terminated".)
 			{
 				kill "$corunner_pid"
 				wait "$corunner_pid"
 			} 2>/dev/null
 		fi
 		result=$(wl_parse "$t" "$out")
-		if [ "$rc" -ne 0 ]; then
+		if [ -n "$corunner_died" ]; then
+			status="corunner-died"
+		elif [ "$rc" -ne 0 ]; then
 			status="exit-$rc"
 		elif [ -z "$result" ]; then
 			status=unparsed-output
