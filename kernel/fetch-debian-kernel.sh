@@ -13,7 +13,8 @@ usage() {
 usage: $0 [--help]
 
 Unpacks linux-image-<release>+deb12-cloud-amd64-unsigned, <release>
-being that of the installed linux-source-6.12, under
+being that of the installed linux-source-6.12 (or the newest in the
+archive if that one is gone), under
 build/kernel/debian (scripts/fetch-deb.sh) and copies its kernel to
 build/vmlinuz-debian. The cloud flavour has everything the guest uses
 built in (serial console, initramfs, ACPI power-off) and boots fastest
@@ -41,7 +42,18 @@ version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 # 6.12.118-1~deb12u1 -> linux-image-6.12.118+deb12-cloud-amd64-unsigned
 package=linux-image-${version%%-*}+deb12-cloud-amd64-unsigned
 
-"$top/scripts/fetch-deb.sh" "$package=$version" "$dir"
+spec=$package=$version
+# The archive keeps the newest release only: after an update that the
+# installed linux-source-6.12 has not followed, take the newest image.
+if ! apt-cache show "$spec" >/dev/null 2>&1; then
+	newest=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-unsigned$' |
+		cut -d' ' -f1 | sort -V | tail -n 1)
+	[ -n "$newest" ] || die "no $package $version, and no other linux-image-6.12.*+deb12-cloud-amd64-unsigned, in the archive"
+	printf '[kernel debian] no %s %s in the archive; using %s (upgrade linux-source-6.12 to match)\n' \
+		"$package" "$version" "$newest"
+	spec=$newest
+fi
+"$top/scripts/fetch-deb.sh" "$spec" "$dir"
 kernel=$(find "$dir/boot" -name 'vmlinuz-*' -print -quit)
 [ -n "$kernel" ] || die "$package has no /boot/vmlinuz-*"
 if ! cmp -s "$kernel" "$image"; then
