@@ -74,8 +74,8 @@ def ratio_interval(ratios):
     log ratios. No interval drawn from the ratios themselves, a bootstrap
     included, can cover 95% with the 4 pairs of a quick profile's cell:
     with no difference at all, all 4 fall on one side of 1 in 12.5% of
-    cells (a percentile bootstrap excluded 1 in 37 of 200 such synthetic
-    cells, this interval in 12: tests/host/bench-analysis.sh).
+    cells (a percentile bootstrap excluded 1 in 43 of 200 such synthetic
+    cells, this interval in 8: tests/host/bench-analysis.sh).
     """
     logs = [math.log(r) for r in ratios]
     n = len(logs)

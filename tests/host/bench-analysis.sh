@@ -115,10 +115,11 @@ else
 fi
 
 # Coverage with the few repetitions of a quick profile: 200 cells of 4
-# paired repetitions (2 boots x 2) where the policy equals glibc, 4%
-# noise per run. A 95% interval excludes 1 in about 10 of them; the
-# percentile bootstrap did in 37 (all 4 ratios on one side of 1 alone
-# happens in 12.5% of cells).
+# paired repetitions (2 boots x 2) where a policy equals glibc and
+# another is 25% faster, 4% noise per run. A 95% interval excludes 1 for
+# the first in about 10 cells (here 8); the percentile bootstrap did in
+# 43 (all 4 ratios on one side of 1 alone happens in 12.5% of cells).
+# Both find the second in 199 or 200.
 python3 - "$dir/coverage.csv" <<'EOF2'
 import csv, math, random, sys
 rng = random.Random(2)
@@ -129,20 +130,40 @@ with open(sys.argv[1], "w", newline="") as f:
     for threads in range(1, 201):
         for rep in range(1, 5):
             drift = math.exp(rng.uniform(-0.4, 0.4))
-            for policy in ("glibc", "same"):
-                ops = 1000 * drift * math.exp(rng.gauss(0, 0.04))
+            for policy, ratio in (("glibc", 1.0), ("same", 1.0), ("quarter", 1.25)):
+                ops = 1000 * drift * ratio * math.exp(rng.gauss(0, 0.04))
                 w.writerow(["coverage", "patched", policy, threads, 2, rep, f"{ops:.1f}",
                             f"{1e9 / ops:.0f}", "", "", "ok", "tcg", "2026-01-01T00:00Z",
                             1 + (rep - 1) % 2, "2.000", ""])
 EOF2
 mkdir "$dir/d"
 python3 "$top/workloads/analyze.py" "$dir/coverage.csv" "$dir/d" >/dev/null
-excluded=$(sed -n '/^## Lock workloads, throughput/,/^## /p' "$dir/d/summary.md" |
-	grep -c '^| coverage | .*\] \(faster\|slower\) |' || true)
+# The verdicts of the throughput table: "same" then "quarter", per cell.
+verdicts=$(python3 - "$dir/d/summary.md" <<'EOF2'
+import sys
+table, header = "", None
+for line in open(sys.argv[1]):
+    if line.startswith("## "):
+        table = line
+    elif table.startswith("## Lock workloads, throughput") and line.startswith("| workload"):
+        header = [c.strip() for c in line.strip().strip("|").split("|")]
+    elif header and line.startswith("| coverage |") and "throughput" in table:
+        cells = dict(zip(header, (c.strip() for c in line.strip().strip("|").split("|"))))
+        print(cells["same"].split()[-1], cells["quarter"].split()[-1])
+EOF2
+)
+excluded=$(echo "$verdicts" | awk '$1 != "tie"' | wc -l)
 if [ "$excluded" -le 20 ]; then
 	pass "coverage: $excluded of 200 intervals exclude 1 with no difference, 4 repetitions"
 else
 	fail "coverage: $excluded of 200 intervals exclude 1 with no difference, 4 repetitions"
+fi
+# And they are not so wide that they miss a real difference of 25%.
+found=$(echo "$verdicts" | awk '$2 == "faster"' | wc -l)
+if [ "$found" -ge 180 ]; then
+	pass "power: $found of 200 intervals find a policy 25% faster, 4 repetitions"
+else
+	fail "power: $found of 200 intervals find a policy 25% faster, 4 repetitions"
 fi
 
 # The instruction counts of kernel-cost-icount.sh: per case, the medians
