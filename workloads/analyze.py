@@ -8,8 +8,9 @@ Lock workloads (those that ran on the patched kernel only): per cell
 metric the workload measures: the geometric mean of the per-repetition
 ratios, paired by boot and repetition (both ran in the same rotation of
 the same boot), with a 95% interval over the pairs from Student's t on
-the log ratios (ratio_interval()). The verdict is the same rule for every policy and metric:
-better or worse when the interval excludes 1, "tie" when it includes it.
+the log ratios (ratio_interval()). The verdict is the same rule for every
+policy and metric: better or worse when the interval excludes 1, "tie"
+when it includes it.
 
 Kernel cost (workloads that ran on both kernels): patched / stock, paired
 by the repetition number of an alternating pair of boots, the same way.

@@ -45,30 +45,41 @@ if ! python3 "$top/workloads/analyze.py" "$dir/results.csv" "$dir/a" >"$dir/log"
 fi
 python3 "$top/workloads/analyze.py" "$dir/results.csv" "$dir/b"
 
-# Each throughput cell: the true ratio inside the interval, and the verdict.
-python3 - "$dir/a/summary.md" <<'EOF'
-import re, sys
-expect = {"fast": (1.10, "faster"), "same": (1.0, "tie"), "slow": (0.80, "slower")}
-table, header = None, None
-for line in open(sys.argv[1]):
+# The rows of workload $2 in the throughput table of summary $1: the
+# thread count, then the cell of each policy named after them, by tabs.
+throughput_cells() {
+	python3 - "$@" <<'EOF'
+import sys
+path, workload, policies = sys.argv[1], sys.argv[2], sys.argv[3:]
+table, header = "", None
+for line in open(path):
     if line.startswith("## "):
-        table = line
-    if table and "throughput" in table and line.startswith("| workload"):
+        table, header = line, None
+    elif table.startswith("## Lock workloads, throughput") and line.startswith("| workload"):
         header = [c.strip() for c in line.strip().strip("|").split("|")]
-    elif table and "throughput" in table and header and line.startswith("| synthetic"):
+    elif header and line.startswith(f"| {workload} |"):
         cells = dict(zip(header, (c.strip() for c in line.strip().strip("|").split("|"))))
-        for policy, (true, word) in expect.items():
-            m = re.fullmatch(r"([0-9.]+) \[([0-9.]+), ([0-9.]+)\] (\w+)", cells[policy])
-            name = f"{policy} at {cells['threads']} threads"
-            if not m:
-                print(f"FAIL bench-analysis: {name}: cell {cells[policy]!r}")
-            elif (not float(m[2]) <= true <= float(m[3]) or m[4] != word
-                  or float(m[3]) / float(m[2]) > 1.08):
-                print(f"FAIL bench-analysis: {name}: {cells[policy]}, expected {true} {word}, "
-                      "under 8% wide")
-            else:
-                print(f"PASS bench-analysis: {name}: {cells[policy]}")
+        print("\t".join([cells["threads"]] + [cells[p] for p in policies]))
 EOF
+}
+
+# Each throughput cell: the true ratio inside the interval, and the verdict.
+throughput_cells "$dir/a/summary.md" synthetic fast same slow | python3 -c '
+import re, sys
+expect = [("fast", 1.10, "faster"), ("same", 1.0, "tie"), ("slow", 0.80, "slower")]
+for line in sys.stdin:
+    threads, *cells = line.rstrip("\n").split("\t")
+    for (policy, true, word), cell in zip(expect, cells):
+        m = re.fullmatch(r"([0-9.]+) \[([0-9.]+), ([0-9.]+)\] (\w+)", cell)
+        name = f"{policy} at {threads} threads"
+        if not m:
+            print(f"FAIL bench-analysis: {name}: cell {cell!r}")
+        elif (not float(m[2]) <= true <= float(m[3]) or m[4] != word
+              or float(m[3]) / float(m[2]) > 1.08):
+            print(f"FAIL bench-analysis: {name}: {cell}, expected {true} {word}, "
+                  "under 8% wide")
+        else:
+            print(f"PASS bench-analysis: {name}: {cell}")'
 
 if grep -q '^| synthetic | 4 | .*cheaper' "$dir/a/summary.md" &&
 	grep -q '^## Lock workloads, fairness' "$dir/a/summary.md" &&
@@ -139,19 +150,8 @@ EOF2
 mkdir "$dir/d"
 python3 "$top/workloads/analyze.py" "$dir/coverage.csv" "$dir/d" >/dev/null
 # The verdicts of the throughput table: "same" then "quarter", per cell.
-verdicts=$(python3 - "$dir/d/summary.md" <<'EOF2'
-import sys
-table, header = "", None
-for line in open(sys.argv[1]):
-    if line.startswith("## "):
-        table = line
-    elif table.startswith("## Lock workloads, throughput") and line.startswith("| workload"):
-        header = [c.strip() for c in line.strip().strip("|").split("|")]
-    elif header and line.startswith("| coverage |") and "throughput" in table:
-        cells = dict(zip(header, (c.strip() for c in line.strip().strip("|").split("|"))))
-        print(cells["same"].split()[-1], cells["quarter"].split()[-1])
-EOF2
-)
+verdicts=$(throughput_cells "$dir/d/summary.md" coverage same quarter |
+	awk -F'\t' '{ n = split($2, a, " "); m = split($3, b, " "); print a[n], b[m] }')
 excluded=$(echo "$verdicts" | awk '$1 != "tie"' | wc -l)
 if [ "$excluded" -le 20 ]; then
 	pass "coverage: $excluded of 200 intervals exclude 1 with no difference, 4 repetitions"
