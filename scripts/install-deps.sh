@@ -5,8 +5,8 @@ set -euo pipefail
 
 declare -A groups=(
 	[kernel]="linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils perl rsync"
-	[vm]="qemu-system-x86 busybox-static cpio gzip"
-	[test]="sysbench stress-ng valgrind python3"
+	[vm]="qemu-system-x86 busybox-static cpio gzip e2fsprogs"
+	[test]="sysbench stress-ng valgrind python3 strace"
 	[bench]="sysbench stress-ng rocksdb-tools kyotocabinet-utils rt-tests libmemcached-tools libevent-2.1-7 python3"
 )
 

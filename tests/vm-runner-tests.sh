@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Tests of vm-image/run-vm.sh: what it does with bad input, with the
-# guest's exit status and output, with extra files, with a kernel panic
-# and with a hung guest. Needs build/bzImage and build/initramfs.cpio.gz.
+# guest's exit status and output, with extra files and a disk, with a
+# kernel panic and with a hung guest. Needs build/bzImage and
+# build/initramfs.cpio.gz.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 run_vm=$top/vm-image/run-vm.sh
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+disk_dir=$(mktemp -d)
+trap 'rm -rf "$out" "$disk_dir"' EXIT
 
 # check NAME EXPECTED_STATUS PATTERN COMMAND...
 # Runs COMMAND and expects its exit status and a line of its output
@@ -33,6 +35,20 @@ check rejects_bad_accel 255 'ACCEL=fast: expected auto, kvm, tcg or icount' env 
 check rejects_missing_kernel 255 'no kernel image /nonexistent' "$run_vm" --kernel /nonexistent true
 check rejects_missing_file 255 '--file /nonexistent: no such file' "$run_vm" --file /nonexistent true
 check exit_status_and_output 7 '^hello from the guest$' "$run_vm" 'echo hello from the guest; exit 7'
+check rejects_missing_disk 255 '--disk /nonexistent: no such file' "$run_vm" --disk /nonexistent true
+# An ext4 image made on the host, read and written in the guest; the
+# guest's write is on the host's file after the guest synced it.
+mkdir "$disk_dir/root"
+echo "made on the host" >"$disk_dir/root/marker"
+mke2fs -q -F -t ext4 -d "$disk_dir/root" "$disk_dir/disk.img" 16M >/dev/null
+check disk_attached 0 '^made on the host$' "$run_vm" --disk "$disk_dir/disk.img" \
+	'mkdir -p /mnt/disk && mount -t ext4 /dev/vda /mnt/disk && cat /mnt/disk/marker &&
+	echo "written in the guest" >/mnt/disk/reply && sync && umount /mnt/disk'
+if debugfs -R 'cat /reply' "$disk_dir/disk.img" 2>/dev/null | grep -q '^written in the guest$'; then
+	echo "PASS runner/disk_written_through"
+else
+	echo "FAIL runner/disk_written_through: the guest's file is not on the host's image"
+fi
 check extra_file_with_libraries 0 '^sysbench 1\.' "$run_vm" --file /usr/bin/sysbench '/extra/sysbench --version'
 # shellcheck disable=SC2016 # expanded in the guest
 check vcpus_and_mem 0 '^3 cpus [0-9]+ kB$' env VCPUS=3 MEM=512M "$run_vm" \

@@ -18,6 +18,9 @@ Options:
   --initramfs FILE   base initramfs (default build/initramfs.cpio.gz)
   --file PATH        make host file PATH (and its libraries) available
                      as /extra/<name>; repeatable
+  --disk FILE        attach raw image FILE as a virtio disk, /dev/vda in
+                     the guest; a flush there (fdatasync) is an
+                     fdatasync of FILE on the host
   --timeout SECONDS  overall deadline (default \$TIMEOUT or 600)
 Environment:
   VCPUS (default 2), MEM (default 1G), ACCEL (auto, kvm, tcg or
@@ -38,12 +41,14 @@ kernel=$build/bzImage
 initramfs=$build/initramfs.cpio.gz
 timeout=${TIMEOUT:-600}
 files=()
+disk=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--initramfs) initramfs=$2; shift 2 ;;
 	--file) files+=("$2"); shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run-vm: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -71,6 +76,9 @@ case "$accel" in auto | kvm | tcg | icount) ;; *) die "ACCEL=$accel: expected au
 [ -f "$initramfs" ] || die "no initramfs $initramfs (make initramfs)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: install qemu-system-x86 (make deps)"
 for f in "${files[@]}"; do [ -f "$f" ] || die "--file $f: no such file"; done
+[ -z "$disk" ] || [ -f "$disk" ] || die "--disk $disk: no such file"
+disk_opts=()
+[ -z "$disk" ] || disk_opts=(-drive "file=${disk//,/,,},format=raw,if=virtio,cache=writeback")
 
 mkdir -p "$build/vm/runs"
 run=$build/vm/runs/$(date +%Y%m%d-%H%M%S)-$$
@@ -113,7 +121,7 @@ boot() {
 	: >"$console"
 	: >"$results"
 	qemu-system-x86_64 -nodefaults -no-user-config -no-reboot -display none \
-		"${accel_opts[@]}" -smp "$vcpus" -m "$mem" \
+		"${accel_opts[@]}" -smp "$vcpus" -m "$mem" "${disk_opts[@]}" \
 		-kernel "$kernel" -initrd "$run/initrd.cpio.gz" \
 		-append "console=ttyS0 loglevel=5 panic=-1 no_timer_check ${KERNEL_CMDLINE:-}" \
 		-serial "file:$console" -serial "file:$results" \
