@@ -10,23 +10,31 @@
  * and the rate is that of the operations done over the measured interval
  * (thread start to the last thread's stop, without the calibration).
  *
+ * With -f, the holder of a blocking section does not sleep: it writes a
+ * record to FILE and waits for fdatasync(), as a database commits its log
+ * under its lock; on a real disk the owner then waits for the device.
+ *
  * Prints one line of key=value: ops_per_sec, cpu_ns_per_op (user and
  * system time of all threads), lock acquisition latency p50_us, p99_us,
- * p999_us and max_us (the longest), and fairness (fewest and most
- * operations of a thread).
+ * p999_us and max_us (the longest), fairness (fewest and most operations
+ * of a thread) and blocked (the sections in which the holder blocked).
  *
  * usage: multimodal [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK]
- *                   [-s SHORT_NS] [-l LONG_US] [-b BLOCK_MIN_US:BLOCK_MAX_US]
- *                   [-o OUTSIDE_NS] [-d SECONDS]
+ *                   [-s SHORT_NS] [-l LONG_US] [-b BLOCK_US[:MAX_US]]
+ *                   [-o OUTSIDE_NS[:MAX_NS]] [-d SECONDS] [-f FILE]
  *   -t threads (default 4)               -n operations in all (default 20000)
  *   -d run for SECONDS (decimal) instead of -n operations; the latency
  *      percentiles then come from the first MAX_SAMPLES operations
  *   -m mix weights (default 90:9:1)      -s short section (default 100 ns)
  *   -l long section (default 20 us)      -b blocking range (default 100:1000 us)
  *   -o work outside the lock between operations (default 500 ns)
+ *   A range MIN:MAX (-b, -o) draws each value uniformly from it.
+ *   -f blocking sections write a record to FILE and fdatasync it (the
+ *      -b range is then unused)
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -40,6 +48,13 @@
 #define MAX_THREADS 64
 /* Latency samples kept in a timed run: 32 MiB, touched only as used. */
 #define MAX_SAMPLES (1L << 22)
+/*
+ * -f: the records overwrite a ring of blocks written once before the
+ * run, so that each fdatasync() flushes data, not a growing file's
+ * metadata.
+ */
+#define RECORD_SIZE 4096
+#define RECORD_SLOTS 256
 
 struct config {
 	int threads;
@@ -47,7 +62,10 @@ struct config {
 	/* A timed run (-d) lasts this long; 0: a run of ops operations. */
 	uint64_t duration_ns;
 	unsigned int weight_short, weight_long, weight_block;
-	unsigned long short_ns, long_ns, block_min_ns, block_max_ns, outside_ns;
+	unsigned long short_ns, long_ns, block_min_ns, block_max_ns;
+	unsigned long outside_min_ns, outside_max_ns;
+	/* -f: the file the blocking sections sync, or NULL to sleep. */
+	const char *sync_path;
 };
 
 static struct config cfg = {
@@ -57,7 +75,7 @@ static struct config cfg = {
 	.short_ns = 100,
 	.long_ns = 20000,
 	.block_min_ns = 100000, .block_max_ns = 1000000,
-	.outside_ns = 500,
+	.outside_min_ns = 500, .outside_max_ns = 500,
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,6 +92,11 @@ static unsigned long spins_per_ns_x1024;
 static long ops_done[MAX_THREADS];
 /* Counts entries to the section: its exclusion is checked, not assumed. */
 static long inside;
+/* Sections in which the holder blocked; written under the lock. */
+static long blocked;
+/* -f: the open file, and a record to write to it. */
+static int sync_fd = -1;
+static char record[RECORD_SIZE];
 
 static uint64_t clock_ns(clockid_t clock)
 {
@@ -131,6 +154,38 @@ static void sleep_ns(unsigned long ns)
 		;
 }
 
+static void die_errno(const char *what)
+{
+	fprintf(stderr, "multimodal: %s %s: %s\n", what, cfg.sync_path, strerror(errno));
+	exit(1);
+}
+
+/* Called under the lock: blocked is also the record's slot. */
+static void write_record(void)
+{
+	off_t offset = (off_t) (blocked % RECORD_SLOTS) * RECORD_SIZE;
+
+	memcpy(record, &blocked, sizeof(blocked));
+	if (pwrite(sync_fd, record, RECORD_SIZE, offset) != RECORD_SIZE)
+		die_errno("write to");
+	if (fdatasync(sync_fd))
+		die_errno("fdatasync of");
+}
+
+static void open_sync_file(void)
+{
+	int i;
+
+	sync_fd = open(cfg.sync_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (sync_fd < 0)
+		die_errno("open");
+	for (i = 0; i < RECORD_SLOTS; i++)
+		if (write(sync_fd, record, RECORD_SIZE) != RECORD_SIZE)
+			die_errno("write to");
+	if (fsync(sync_fd))
+		die_errno("fsync of");
+}
+
 /* xorshift64: a per-thread stream of pseudo-random numbers. */
 static uint64_t next_random(uint64_t *state)
 {
@@ -138,6 +193,12 @@ static uint64_t next_random(uint64_t *state)
 	*state ^= *state >> 7;
 	*state ^= *state << 17;
 	return *state;
+}
+
+/* Uniform in [@min, @max]. */
+static unsigned long between(uint64_t *rng, unsigned long min, unsigned long max)
+{
+	return min + next_random(rng) % (max - min + 1);
 }
 
 static void critical_section(uint64_t *rng)
@@ -149,9 +210,12 @@ static void critical_section(uint64_t *rng)
 		busy_ns(cfg.short_ns);
 	else if (pick < cfg.weight_short + cfg.weight_long)
 		busy_ns(cfg.long_ns);
+	else if (sync_fd >= 0)
+		write_record();
 	else
-		sleep_ns(cfg.block_min_ns +
-			 next_random(rng) % (cfg.block_max_ns - cfg.block_min_ns + 1));
+		sleep_ns(between(rng, cfg.block_min_ns, cfg.block_max_ns));
+	if (pick >= cfg.weight_short + cfg.weight_long)
+		blocked++;
 }
 
 static void *worker(void *arg)
@@ -180,7 +244,7 @@ static void *worker(void *arg)
 		__atomic_fetch_sub(&inside, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&lock);
 		ops_done[id]++;
-		busy_ns(cfg.outside_ns);
+		busy_ns(between(&rng, cfg.outside_min_ns, cfg.outside_max_ns));
 	}
 	return NULL;
 }
@@ -200,7 +264,8 @@ static double seconds(struct timeval tv)
 static void usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK] [-s SHORT_NS] "
-		"[-l LONG_US] [-b MIN_US:MAX_US] [-o OUTSIDE_NS] [-d SECONDS]\n", prog);
+		"[-l LONG_US] [-b BLOCK_US[:MAX_US]] [-o OUTSIDE_NS[:MAX_NS]] [-d SECONDS] [-f FILE]\n",
+		prog);
 	exit(2);
 }
 
@@ -216,6 +281,19 @@ static unsigned long parse_ulong(const char *s, const char *prog)
 	return v;
 }
 
+/* N, or MIN:MAX for a value drawn uniformly from that range. */
+static void parse_range(char *s, const char *prog, unsigned long *min, unsigned long *max)
+{
+	char *colon = strchr(s, ':');
+
+	if (colon)
+		*colon = '\0';
+	*min = parse_ulong(s, prog);
+	*max = colon ? parse_ulong(colon + 1, prog) : *min;
+	if (*min > *max)
+		usage(prog);
+}
+
 static void parse_args(int argc, char **argv)
 {
 	unsigned long lo, hi;
@@ -223,7 +301,7 @@ static void parse_args(int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:n:m:s:l:b:o:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:l:b:o:d:f:")) != -1) {
 		switch (opt) {
 		case 't':
 			cfg.threads = parse_ulong(optarg, argv[0]);
@@ -243,19 +321,21 @@ static void parse_args(int argc, char **argv)
 			cfg.long_ns = parse_ulong(optarg, argv[0]) * 1000;
 			break;
 		case 'b':
-			if (sscanf(optarg, "%lu:%lu", &lo, &hi) != 2 || lo > hi)
-				usage(argv[0]);
+			parse_range(optarg, argv[0], &lo, &hi);
 			cfg.block_min_ns = lo * 1000;
 			cfg.block_max_ns = hi * 1000;
 			break;
 		case 'o':
-			cfg.outside_ns = parse_ulong(optarg, argv[0]);
+			parse_range(optarg, argv[0], &cfg.outside_min_ns, &cfg.outside_max_ns);
 			break;
 		case 'd':
 			secs = strtod(optarg, &end);
 			if (end == optarg || *end || !(secs > 0 && secs < 1e6))
 				usage(argv[0]);
 			cfg.duration_ns = secs * 1e9;
+			break;
+		case 'f':
+			cfg.sync_path = optarg;
 			break;
 		default:
 			usage(argv[0]);
@@ -285,6 +365,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "multimodal: out of memory for %ld samples\n", samples);
 		return 1;
 	}
+	if (cfg.sync_path)
+		open_sync_file();
 	calibrate();
 
 	getrusage(RUSAGE_SELF, &usage_start);
@@ -317,9 +399,11 @@ int main(int argc, char **argv)
 	kept = done < samples ? done : samples;
 	qsort(latency_ns, kept, sizeof(*latency_ns), compare_u64);
 	printf("threads=%d ops=%ld seconds=%.3f ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f "
-	       "p99_us=%.2f p999_us=%.2f max_us=%.2f min_thread_ops=%ld max_thread_ops=%ld\n",
+	       "p99_us=%.2f p999_us=%.2f max_us=%.2f min_thread_ops=%ld max_thread_ops=%ld "
+	       "blocked=%ld\n",
 	       cfg.threads, done, elapsed / 1e9, done * 1e9 / elapsed, cpu * 1e9 / done,
 	       latency_ns[kept / 2] / 1e3, latency_ns[kept * 99 / 100] / 1e3,
-	       latency_ns[kept * 999 / 1000] / 1e3, latency_ns[kept - 1] / 1e3, min_ops, max_ops);
+	       latency_ns[kept * 999 / 1000] / 1e3, latency_ns[kept - 1] / 1e3, min_ops, max_ops,
+	       blocked);
 	return 0;
 }

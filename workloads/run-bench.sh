@@ -36,6 +36,11 @@ defs=/workloads/defs
 lib=/usr/lib/libadaptive.so
 out=/tmp/bench.out
 vcpus=$(nproc)
+# The disk that vm-bench attaches, for workloads that write to one.
+if [ -b /dev/vda ]; then
+	mkdir -p /mnt/disk
+	mount -t ext4 /dev/vda /mnt/disk || echo "bench: /dev/vda did not mount on /mnt/disk"
+fi
 
 # ops_per_sec and cpu_ns_per_op from the cputime line, for $1 threads of
 # the sourced definition, whose output is in $2: the kernel part's

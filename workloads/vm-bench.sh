@@ -70,6 +70,7 @@ esac
 kernel_policies="glibc sched-state"
 export VCPUS=${VCPUS:-2}
 mkdir -p "$bench"
+disk=$bench/disk.img
 # Plots of an earlier run would pass for this one's.
 rm -f "$bench"/*.svg
 date=$(date -u +%Y-%m-%dT%H:%MZ)
@@ -83,7 +84,10 @@ run_part() {
 	[ "$part" = kernel ] && only=
 	log=$bench/$part-$kernel-boot$boot.log
 	echo "vm-bench: $part on $kernel ($(basename "$image")), boot $boot, rotations $rotations, PROFILE=$profile"
-	TIMEOUT=${BENCH_TIMEOUT:-5400} "$top/vm-image/run-vm.sh" --kernel "$image" \
+	# A new file system in every boot, for the workloads that write to
+	# a disk (multimodal-fsync).
+	mke2fs -q -F -t ext4 "$disk" 64M >/dev/null
+	TIMEOUT=${BENCH_TIMEOUT:-5400} "$top/vm-image/run-vm.sh" --kernel "$image" --disk "$disk" \
 		"sh /workloads/run-bench.sh $part $kernel $boot '$rotations' '$threads' '$list' $seconds '$only'" 2>&1 |
 		tee "$log" | grep --line-buffered -v '^CSV,' || true
 	accel=$(sed -n 's/^run-vm: [^,]*, \([a-z]*\), .*/\1/p' "$log" | head -n 1)
@@ -121,7 +125,7 @@ done
 	echo "$header"
 	cat "$bench/rows.csv"
 } >"$bench/results.csv"
-rm -f "$bench/rows.csv"
+rm -f "$bench/rows.csv" "$disk"
 # The same cost counted in guest instructions, which wall time under TCG
 # cannot resolve: build/bench/kernel-cost.csv.
 cost_args=()

@@ -7,11 +7,14 @@ min_threads=1
 multimodal_args="-m 90:9:1"
 wl_command() { echo "/workloads/multimodal -t $1 -d $2 $multimodal_args"; }
 # It measures itself over its own interval, without its start-up calibration;
-# fairness is its fewest over its most operations of a thread.
+# fairness is its fewest over its most operations of a thread. A
+# definition whose holders must block (expect_blocked=1) fails a run in
+# which none did.
+expect_blocked=
 wl_parse() {
-	awk '/^threads=.* ops_per_sec=/ {
+	awk -v expect_blocked="$expect_blocked" '/^threads=.* ops_per_sec=/ {
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["max_thread_ops"] > 0)
+		if (v["max_thread_ops"] > 0 && (!expect_blocked || v["blocked"] > 0))
 			printf "seconds=%s ops_per_sec=%s cpu_ns_per_op=%s p50_us=%s p99_us=%s fairness=%.4f p999_us=%s max_us=%s\n",
 				v["seconds"], v["ops_per_sec"], v["cpu_ns_per_op"], v["p50_us"], v["p99_us"],
 				v["min_thread_ops"] / v["max_thread_ops"], v["p999_us"], v["max_us"] }' "$2"
