@@ -95,10 +95,17 @@ rotated() {
 	done
 }
 
-# The thread counts of the sourced definition.
+# The thread counts of the sourced definition: its own per vCPU
+# (threads_per_vcpu, rounded, at least 1) where it fixes them.
 counts() {
 	if [ "$part" = kernel ]; then
 		echo "$fixed_threads"
+		return
+	fi
+	if [ -n "${threads_per_vcpu:-}" ]; then
+		for r in $threads_per_vcpu; do
+			awk -v r="$r" -v n="$vcpus" 'BEGIN { t = int(r * n + 0.5); print t < 1 ? 1 : t }'
+		done | uniq | tr '\n' ' '
 		return
 	fi
 	for t in $thread_counts; do

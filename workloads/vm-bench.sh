@@ -26,7 +26,9 @@ Environment:
             once in every position of the order; the rotations of the
             sets are dealt out over the boots.
   SECONDS_PER_RUN, BOOTS, SETS, THREADS, WORKLOADS (names of
-            workloads/defs), POLICIES override the profile. A policy
+            workloads/defs), POLICIES override the profile. The sweep
+            (multimodal-sweep-*) has thread counts of its own, in
+            threads per vCPU. A policy
             named P-unfair is P without handoffs to starving waiters
             (ADAPTIVE_STARVE_US=10000000); summary.md compares P with it.
   VCPUS (default 2), MEM, ACCEL as for vm-image/run-vm.sh; BENCH_TIMEOUT
