@@ -215,6 +215,62 @@ def contract_table(out, cells, results):
     out.append("")
 
 
+# Policies that neither read the owner's state (sched-state does, and the
+# kernel's rt_mutex spins on it for kernel-spin) nor adapt to history
+# (glibc-adaptive): the "fixed" ones that issue 11 compares with.
+FIXED_POLICIES = ["glibc", "futex", "spin", "spin-count", "spin-single"]
+
+
+def best_fixed_policy(values, w, t):
+    """The fixed policy of cell (@w, @t) with the highest throughput, by
+    its geometric mean ratio to glibc (glibc itself counts as 1)."""
+    base = values.get((w, "patched", t, BASELINE), {}).get("ops_per_sec", {})
+    best, best_ratio = None, 0.0
+    for p in FIXED_POLICIES:
+        ops = values.get((w, "patched", t, p), {}).get("ops_per_sec", {})
+        c = Comparison(ops, base)
+        ratio = 1.0 if p == BASELINE and ops else c.estimate
+        if ratio is not None and ratio > best_ratio:
+            best, best_ratio = p, ratio
+    return best
+
+
+def alternatives_table(out, values, cells):
+    """The default policy against glibc, glibc's adaptive mutex and the
+    best fixed policy of each cell, in throughput and CPU per operation,
+    paired like every ratio."""
+    rows = []
+    for w, t in cells:
+        ours = values.get((w, "patched", t, DEFAULT_POLICY))
+        if not ours:
+            continue
+        line = [w, str(t)]
+        best = best_fixed_policy(values, w, t)
+        for other, named in ((BASELINE, ""), ("glibc-adaptive", ""), (best, f"{best}: ")):
+            theirs = values.get((w, "patched", t, other)) if other else None
+            if not theirs:
+                line += ["not run", ""]
+                continue
+            ops = Comparison(ours.get("ops_per_sec", {}), theirs.get("ops_per_sec", {}))
+            cpu = Comparison(ours.get("cpu_ns_per_op", {}), theirs.get("cpu_ns_per_op", {}))
+            line += [named + ops.cell("faster", "slower"), cpu.cell("costlier", "cheaper")]
+        rows.append("| " + " | ".join(line) + " |")
+    if not rows:
+        return
+    out.append(f"## {DEFAULT_POLICY} against glibc, glibc's adaptive mutex and the best "
+               "fixed policy\n")
+    out.append(f"Ratios of {DEFAULT_POLICY} to each, paired by boot and repetition like every "
+               "other. The best fixed policy of a cell is the one of "
+               f"{', '.join(FIXED_POLICIES)} that ran there with the highest throughput "
+               "ratio to glibc; picked by its estimate, it favours that policy, so a tie "
+               f"with it is a good result for {DEFAULT_POLICY}.\n")
+    out.append("| workload | threads | ops vs glibc | CPU/op vs glibc | ops vs glibc-adaptive "
+               "| CPU/op vs glibc-adaptive | ops vs best fixed | CPU/op vs best fixed |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
+
+
 def fairness_cost_table(out, values, cells):
     """Each policy P against P-unfair (P without handoffs), where both ran:
     what the handoffs cost and what they buy, paired like every ratio."""
@@ -411,6 +467,7 @@ def main(argv):
             out.append(f"| {w} | {t} | {reps} | {boots} | {npol} | {balanced} |")
         out.append("")
         contract_table(out, cells, results)
+        alternatives_table(out, values, cells)
         fairness_cost_table(out, values, cells)
     kernel_table(out, values, kernel_workloads)
     if args.kernel_cost:
