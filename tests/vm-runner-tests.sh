@@ -4,6 +4,8 @@
 # kernel panic and with a hung guest. Needs build/bzImage and
 # build/initramfs.cpio.gz.
 set -euo pipefail
+# mke2fs and debugfs, for the disk tests, are in /usr/sbin.
+PATH=$PATH:/usr/sbin:/sbin
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 run_vm=$top/vm-image/run-vm.sh

@@ -7,6 +7,8 @@
 # Results: build/bench/results.csv and kernel-cost.csv; summary.md and
 # plots (SVG) from workloads/analyze.py.
 set -euo pipefail
+# mke2fs, for the disk, is in /usr/sbin, which a user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 
 usage() {
 	cat <<EOF
@@ -28,9 +30,9 @@ Environment:
   SECONDS_PER_RUN, BOOTS, SETS, THREADS, WORKLOADS (names of
             workloads/defs), POLICIES override the profile. The sweep
             (multimodal-sweep-*) has thread counts of its own, in
-            threads per vCPU. A policy
-            named P-unfair is P without handoffs to starving waiters
-            (ADAPTIVE_STARVE_US=10000000); summary.md compares P with it.
+            threads per vCPU. A policy named P-unfair is P without
+            handoffs to starving waiters (ADAPTIVE_STARVE_US=10000000);
+            summary.md compares P with it.
   VCPUS (default 2), MEM, ACCEL as for vm-image/run-vm.sh; BENCH_TIMEOUT
             (seconds per boot, default 5400).
 Needs what make vm-bench builds first.
@@ -87,8 +89,9 @@ run_part() {
 	log=$bench/$part-$kernel-boot$boot.log
 	echo "vm-bench: $part on $kernel ($(basename "$image")), boot $boot, rotations $rotations, PROFILE=$profile"
 	# A new file system in every boot, for the workloads that write to
-	# a disk (multimodal-fsync).
-	mke2fs -q -F -t ext4 "$disk" 64M >/dev/null
+	# a disk (multimodal-fsync); 4 KiB blocks, the size of their records.
+	mke2fs -q -F -t ext4 -b 4096 "$disk" 64M >/dev/null ||
+		{ echo "vm-bench: mke2fs could not make $disk" >&2; return 1; }
 	TIMEOUT=${BENCH_TIMEOUT:-5400} "$top/vm-image/run-vm.sh" --kernel "$image" --disk "$disk" \
 		"sh /workloads/run-bench.sh $part $kernel $boot '$rotations' '$threads' '$list' $seconds '$only'" 2>&1 |
 		tee "$log" | grep --line-buffered -v '^CSV,' || true
@@ -133,7 +136,7 @@ rm -f "$bench/rows.csv" "$disk"
 cost_args=()
 rm -f "$bench/kernel-cost.csv"
 if ((kernel_reps > 0)); then
-	echo "[vm-bench] kernel cost in guest instructions (icount), about a minute"
+	echo "[vm-bench] kernel cost in guest instructions (icount), a few minutes"
 	if "$top/workloads/kernel-cost-icount.sh" -r 3 >/dev/null; then
 		cost_args=(--kernel-cost "$bench/kernel-cost.csv")
 	else

@@ -34,3 +34,24 @@ if [ "$rc" = 1 ] && grep -q "^multimodal: open $dir/missing/log: No such file" "
 else
 	echo "FAIL multimodal/fsync_file_error_named: status $rc: $(tr '\n' ' ' <"$dir/out")"
 fi
+
+bad=
+for range in "-o 5:4" "-b 1:2:3" "-b 5:" "-o 0:18446744073709551615"; do
+	# shellcheck disable=SC2086 # the option and its value
+	rc=0 && "$multimodal" -t 1 -n 10 $range >/dev/null 2>&1 || rc=$?
+	[ "$rc" = 2 ] || bad="$bad '$range' (status $rc)"
+done
+if [ -z "$bad" ]; then
+	echo "PASS multimodal/bad_ranges_rejected"
+else
+	echo "FAIL multimodal/bad_ranges_rejected:$bad"
+fi
+
+# Its sleeps last what they ask for: the default 50 us of timer slack
+# would make the sweep's 20 us sleeps about 85 us.
+strace -qq -e trace=prctl -o "$dir/trace" "$multimodal" -t 1 -n 10 >/dev/null 2>&1 || true
+if grep -q 'PR_SET_TIMERSLACK, 1' "$dir/trace"; then
+	echo "PASS multimodal/timer_slack_set"
+else
+	echo "FAIL multimodal/timer_slack_set: $(tr '\n' ' ' <"$dir/trace")"
+fi

@@ -8,10 +8,12 @@
 # (1 to 4 threads on 2 vCPUs), whatever the profile's thread counts.
 #
 # The load the threads offer the lock (mean hold over mean cycle, per
-# thread, before any wait): 5.5 / 18 = 0.31 at 0%, 0.35 at 1%, 0.47 at
-# 5%, 0.69 at 20%. So one thread per vCPU keeps it below 1 at every
-# point but 20%, and two per vCPU saturate it everywhere but at 0% and 1%:
-# the sweep crosses from a lock that is mostly free to one that never is.
+# thread, before any wait; multimodal's sleeps last what they ask, with a
+# timer slack of 1 ns): 5.5 / 18 = 0.31 at 0%, 0.34 at 1%, 0.46 at 5%,
+# 0.68 at 20%. So one thread per vCPU keeps it below 1 at every point but
+# 20%, and two per vCPU saturate it everywhere but at 0% and 1%: the
+# sweep crosses from a lock that is mostly free to one that never is.
+# Under TCG the wake-ups add to the sleeps, so these are lower bounds.
 # shellcheck source=workloads/defs/multimodal.sh
 . "$defs/multimodal.sh"
 threads_per_vcpu="0.5 1 1.5 2"
