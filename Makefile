@@ -148,7 +148,7 @@ INITRAMFS_FILES := \
 	workloads/defs=/workloads/defs \
 	/usr/bin/sysbench=/usr/bin/sysbench \
 	/usr/bin/stress-ng=/usr/bin/stress-ng \
-	$(foreach p,cache_bench db_bench kccachetest ptsematest memcslap,$(if $(wildcard /usr/bin/$(p)),/usr/bin/$(p)=/usr/bin/$(p))) \
+	$(foreach p,cache_bench db_bench kccachetest ptsematest hackbench memcslap,$(if $(wildcard /usr/bin/$(p)),/usr/bin/$(p)=/usr/bin/$(p))) \
 	$(if $(wildcard $(MEMCACHED)),$(MEMCACHED)=/usr/bin/memcached)
 
 initramfs: selftests tests

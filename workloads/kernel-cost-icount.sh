@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The kernel series' own cost in guest instructions: a pipe ping-pong
-# between two threads on one vCPU (workloads/ctxswitch.c, two context
-# switches per round trip) on the stock and the patched kernel, with no
-# state attached and with libadaptive attaching one per thread. QEMU's
-# icount mode makes the guest clock count instructions (1 ns each), so
-# the program's own ns per round trip is the number of guest
-# instructions per round trip, kernel and user space, repeatable from
-# run to run.
+# The kernel series' own cost in guest instructions, on the stock and the
+# patched kernel: a pipe ping-pong between two threads on one vCPU
+# (workloads/ctxswitch.c, two context switches per round trip) and
+# system calls (workloads/syscall_return.c, one return to user space
+# each), both with no state attached and with libadaptive attaching one
+# per thread; and rt-tests' hackbench in thread mode, whose 40 threads
+# pass messages through socket pairs and attach no state. QEMU's icount
+# mode makes the guest clock count instructions (1 ns each), so a
+# program's own ns are guest instructions, kernel and user space,
+# repeatable from run to run. (With sleep=off an idle vCPU's clock jumps
+# to its next timer; none of these programs leaves the one vCPU idle.)
 set -euo pipefail
 
 usage() {
@@ -15,11 +18,13 @@ usage: $0 [--help] [-n ROUND_TRIPS] [-r REPETITIONS]
 
 Boots build/bzImage-stock and build/bzImage (make kernel kernel-stock
 initramfs first) once each under ACCEL=icount VCPUS=1 and prints, per
-kernel and case, the instructions per round trip of each repetition.
-Defaults: -n 20000 -r 3. Output also in build/bench/kernel-cost-icount.txt,
-and as rows kernel,case,metric,value in build/bench/kernel-cost.csv:
-instructions_per_round_trip and instructions_per_switch (half of it),
-one row of each per repetition.
+kernel, case and measure, the instructions of each repetition: per
+ping-pong round trip (-n of them, default 20000), per system call (50
+times as many) and per hackbench message (-g 1 -l 150: 60000 messages).
+Default -r 3. Output also in build/bench/kernel-cost-icount.txt, and as
+rows kernel,case,metric,value in build/bench/kernel-cost.csv, one per
+repetition: instructions_per_round_trip, instructions_per_switch (half
+of it), instructions_per_return and instructions_per_message.
 EOF
 }
 
@@ -42,29 +47,50 @@ out=$build/bench/kernel-cost-icount.txt
 csv=$build/bench/kernel-cost.csv
 mkdir -p "$build/bench"
 
-# The guest runs each case $reps times and prints "CASE INSTRUCTIONS".
-guest_cmd="for i in \$(seq $reps); do
-	/workloads/ctxswitch -n $round_trips | sed -n 's/.*ns_per_round_trip=/no-state /p'
-	LD_PRELOAD=/usr/lib/libadaptive.so /workloads/ctxswitch -n $round_trips |
-		sed -n 's/.*ns_per_round_trip=/state-attached /p'
+[ -x /usr/bin/hackbench ] ||
+	{ echo "kernel-cost-icount: no hackbench: make deps (rt-tests), then make initramfs" >&2; exit 1; }
+# hackbench's messages: groups x 20 senders x 20 receivers x loops. Its
+# own time has 1 ms steps (a million instructions here), so the run is
+# timed by cputime to the ns, start-up included: the same work on both
+# kernels.
+hackbench_groups=1 hackbench_loops=150
+messages=$((hackbench_groups * 400 * hackbench_loops))
+# The guest runs each case $reps times and prints "COST CASE METRIC INSTRUCTIONS".
+guest_cmd="preload=LD_PRELOAD=/usr/lib/libadaptive.so
+for i in \$(seq $reps); do
+	/workloads/ctxswitch -n $round_trips | sed -n 's/.*ns_per_round_trip=/COST no-state round_trip /p'
+	env \$preload /workloads/ctxswitch -n $round_trips |
+		sed -n 's/.*ns_per_round_trip=/COST state-attached round_trip /p'
+	/workloads/syscall_return -n $((50 * round_trips)) |
+		sed -n 's/.*ns_per_syscall=/COST no-state return /p'
+	env \$preload /workloads/syscall_return -n $((50 * round_trips)) |
+		sed -n 's/.*ns_per_syscall=/COST state-attached return /p'
+	/workloads/cputime hackbench -T -g $hackbench_groups -l $hackbench_loops 2>&1 >/dev/null |
+		sed -n 's/^cputime: status=0 wall_ns=\([0-9]*\) .*/\1/p' |
+		awk '{ printf \"COST no-state message %.1f\\n\", \$1 / $messages }'
 done"
 
 {
-	echo "# instructions per round trip (2 context switches), $round_trips round trips, $(date -u +%FT%TZ)"
+	echo "# kernel case measure instructions; $round_trips round trips, $(date -u +%FT%TZ)"
 	for kernel in stock patched; do
 		image=$build/bzImage
 		[ "$kernel" = stock ] && image=$build/bzImage-stock
 		echo "[kernel-cost-icount] booting $(basename "$image")" >&2
 		ACCEL=icount VCPUS=1 "$top/vm-image/run-vm.sh" --kernel "$image" "$guest_cmd" |
-			awk -v k="$kernel" 'NF == 2 { print k, $1, $2 }'
+			awk -v k="$kernel" '$1 == "COST" && NF == 4 { print k, $2, $3, $4 }'
 	done
 } | tee "$out"
 
 {
 	echo "kernel,case,metric,value"
-	awk '!/^#/ { printf "%s,%s,instructions_per_round_trip,%s\n%s,%s,instructions_per_switch,%.1f\n",
-		$1, $2, $3, $1, $2, $3 / 2 }' "$out"
+	awk '!/^#/ {
+		printf "%s,%s,instructions_per_%s,%s\n", $1, $2, $3, $4
+		if ($3 == "round_trip")
+			printf "%s,%s,instructions_per_switch,%.1f\n", $1, $2, $4 / 2 }' "$out"
 } >"$csv"
-# Both kernels, both cases, every repetition: a boot that failed is no result.
-[ "$(grep -c ',instructions_per_switch,' "$csv")" -eq $((4 * reps)) ] ||
-	{ echo "kernel-cost-icount: missing counts, see $out" >&2; exit 1; }
+# Both kernels, every case and measure, every repetition: a boot that
+# failed, or a program that printed nothing, is no result.
+for metric in switch:2 return:2 message:1; do
+	[ "$(grep -c ",instructions_per_${metric%:*}," "$csv")" -eq $((2 * ${metric#*:} * reps)) ] ||
+		{ echo "kernel-cost-icount: missing instructions_per_${metric%:*} counts, see $out" >&2; exit 1; }
+done

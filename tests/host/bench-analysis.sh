@@ -221,12 +221,18 @@ patched,no-state,instructions_per_switch,4392.5
 patched,no-state,instructions_per_switch,4400.0
 stock,state-attached,instructions_per_switch,4390.0
 patched,state-attached,instructions_per_switch,4439.5
+stock,no-state,instructions_per_return,700.0
+patched,no-state,instructions_per_return,700.0
+stock,no-state,instructions_per_message,20000.0
+patched,no-state,instructions_per_message,20100.0
 CSV
 mkdir "$dir/c"
 python3 "$top/workloads/analyze.py" --kernel-cost "$dir/kernel-cost.csv" "$dir/results.csv" "$dir/c"
-if grep -q '^| no-state | 4390.0 | 4392.5 | +2.5 | +0.06% | 3 |$' "$dir/c/summary.md" &&
-	grep -q '^| state-attached | 4390.0 | 4439.5 | +49.5 | +1.13% | 1 |$' "$dir/c/summary.md"; then
-	pass "instruction cost table: medians per switch and their difference"
+if grep -qF '| no-state | 4390.0 [4390.0, 4391.0] | 4392.5 [4392.5, 4400.0] | +2.5 | +0.06% | 3 |' "$dir/c/summary.md" &&
+	grep -qF '| state-attached | 4390.0 [4390.0, 4390.0] | 4439.5 [4439.5, 4439.5] | +49.5 | +1.13% | 1 |' "$dir/c/summary.md" &&
+	grep -q '^| per system call .* | no-state | 700.0 \[700.0, 700.0\] | 700.0 \[700.0, 700.0\] | +0.0 | +0.00% | 1 |$' "$dir/c/summary.md" &&
+	grep -q '^| per hackbench message .* | no-state | 20000.0 \[.*\] | 20100.0 \[.*\] | +100.0 | +0.50% | 1 |$' "$dir/c/summary.md"; then
+	pass "instruction cost table: medians and ranges per switch, return and message, and their difference"
 else
 	fail "instruction cost table wrong: $(grep -A 5 'guest instructions' "$dir/c/summary.md" | tr '\n' ' ')"
 fi
