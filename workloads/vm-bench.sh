@@ -17,13 +17,17 @@ usage: $0 [--help]
 Environment:
   PROFILE   smoke: multimodal only, threads 1 4, 2 s runs, 2 boots, one set
                    of rotations, no kernel-cost part (checks the pipeline);
-            quick (default): threads 1 2 4, 2 s runs, 2 boots, one set;
-            full: threads 1 2 4 8 16, 5 s runs, 3 boots, two sets.
+            quick (default): every lock workload, threads 1 2 4, 1 s
+                   runs, 2 boots, one set, then the kernel's cost in
+                   guest instructions (workloads/kernel-cost-icount.sh,
+                   kernel-cost.csv); about 20 minutes here;
+            full: threads 1 2 4 8 16, 5 s runs, 3 boots, two sets, the
+                   kernel's cost by wall time over 10 alternating pairs
+                   of boots (stock, patched), and in instructions; many
+                   hours with every workload (WORKLOADS picks some).
             Policies: glibc, sched-state, spin-count and futex; the full
             profile adds spin, glibc-adaptive, kernel-spin, spin-single
             and sched-state-multi.
-            The kernel-cost part of quick and full ends with
-            workloads/kernel-cost-icount.sh (kernel-cost.csv).
             A set is one rotation per policy, so that every policy runs
             once in every position of the order; the rotations of the
             sets are dealt out over the boots.
@@ -55,9 +59,11 @@ workloads=
 all_policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
 policies="glibc sched-state spin-count futex"
 case "$profile" in
-smoke) threads="1 4" seconds=2 boots=2 sets=1 kernel_reps=0 workloads=multimodal ;;
-quick) threads="1 2 4" seconds=2 boots=2 sets=1 kernel_reps=3 ;;
-full) threads="1 2 4 8 16" seconds=5 boots=3 sets=2 kernel_reps=5 policies=$all_policies ;;
+smoke) threads="1 4" seconds=2 boots=2 sets=1 kernel_reps=0 icount=0 workloads=multimodal ;;
+# Every lock workload in 20 minutes: 1 s runs (a run costs about 0.4 s
+# more in the guest), and the kernel's cost in instructions only.
+quick) threads="1 2 4" seconds=1 boots=2 sets=1 kernel_reps=0 icount=1 ;;
+full) threads="1 2 4 8 16" seconds=5 boots=3 sets=2 kernel_reps=10 icount=1 policies=$all_policies ;;
 *) echo "vm-bench: PROFILE=$profile: expected smoke, quick or full" >&2; exit 2 ;;
 esac
 threads=${THREADS:-$threads}
@@ -135,9 +141,9 @@ rm -f "$bench/rows.csv" "$disk"
 # cannot resolve: build/bench/kernel-cost.csv.
 cost_args=()
 rm -f "$bench/kernel-cost.csv"
-if ((kernel_reps > 0)); then
-	echo "[vm-bench] kernel cost in guest instructions (icount), a few minutes"
-	if "$top/workloads/kernel-cost-icount.sh" -r 3 >/dev/null; then
+if ((icount)); then
+	echo "[vm-bench] kernel cost in guest instructions (icount), about a minute"
+	if "$top/workloads/kernel-cost-icount.sh" -r 5 >/dev/null; then
 		cost_args=(--kernel-cost "$bench/kernel-cost.csv")
 	else
 		status=1
