@@ -8,11 +8,18 @@
  * NEXT_PROFILER_ELIDE=1 makes it behave as glibc with lock elision on:
  * a mutex of type 0 that it locks comes back marked elided (kind flag
  * 256). glibc itself never sees the mark, which would make it run
- * transactional instructions that this CPU may lack.
+ * transactional instructions that this CPU may lack: each call on such a
+ * mutex clears it, calls glibc and sets it again, one call at a time
+ * (a lock polls with trylock). Were two calls to overlap, one could set
+ * the mark while the other is inside glibc, and glibc would unlock the
+ * mutex as an elided one, leaving its owner field behind for the next
+ * lock to assert on.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,41 +36,69 @@ static const char *const symbols[NR_FNS] = {
 	"pthread_mutex_timedlock", "pthread_mutex_clocklock",
 };
 static unsigned long calls[NR_FNS];
+/* Held across a call on a marked mutex (a spin: nothing here may lock). */
+static bool marked_call_busy;
+
+typedef int (*mutex_fn)(pthread_mutex_t *);
+
+static void *next_fn(int fn)
+{
+	return dlsym(RTLD_NEXT, symbols[fn]);
+}
 
 static void *next(int fn)
 {
 	__atomic_fetch_add(&calls[fn], 1, __ATOMIC_RELAXED);
-	return dlsym(RTLD_NEXT, symbols[fn]);
+	return next_fn(fn);
+}
+
+/* Whether calls on @m play glibc with elision on: type 0, NEXT_PROFILER_ELIDE=1. */
+static bool plays_elided(const pthread_mutex_t *m)
+{
+	const char *elide = getenv("NEXT_PROFILER_ELIDE");
+
+	return elide && *elide == '1' && !(m->__data.__kind & ~ELISION_FLAG);
 }
 
 /* Call @op on @m with glibc seeing it unmarked, and marked elided after. */
-static int as_if_elided(int (*op)(pthread_mutex_t *), pthread_mutex_t *m)
+static int marked_call(mutex_fn op, pthread_mutex_t *m)
 {
-	const char *elide = getenv("NEXT_PROFILER_ELIDE");
-	bool mark = elide && *elide == '1' && !(m->__data.__kind & ~ELISION_FLAG);
 	int ret;
 
-	if (!mark)
-		return op(m);
+	while (__atomic_exchange_n(&marked_call_busy, true, __ATOMIC_ACQUIRE))
+		sched_yield();
 	m->__data.__kind &= ~ELISION_FLAG;
 	ret = op(m);
 	m->__data.__kind |= ELISION_FLAG;
+	__atomic_store_n(&marked_call_busy, false, __ATOMIC_RELEASE);
 	return ret;
 }
 
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	return as_if_elided(next(LOCK), m);
+	mutex_fn lock = next(LOCK);
+	int ret;
+
+	if (!plays_elided(m))
+		return lock(m);
+	/* Not blocking in glibc while other calls on marked mutexes wait. */
+	while ((ret = marked_call(next_fn(TRYLOCK), m)) == EBUSY)
+		sched_yield();
+	return ret;
 }
 
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	return ((int (*)(pthread_mutex_t *)) next(TRYLOCK))(m);
+	mutex_fn trylock = next(TRYLOCK);
+
+	return plays_elided(m) ? marked_call(trylock, m) : trylock(m);
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	return as_if_elided(next(UNLOCK), m);
+	mutex_fn unlock = next(UNLOCK);
+
+	return plays_elided(m) ? marked_call(unlock, m) : unlock(m);
 }
 
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
