@@ -168,7 +168,14 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 	process_start_epoch();
 	if (self->epoch != process_epoch) {
 		self->stats = NULL;
-		self->mode = sched_state_attach(self, tid);
+		/*
+		 * Only the sched-state policies read the states; under the others
+		 * the kernel would update them at every switch for nothing. The
+		 * requested policy, not the fallback: on a kernel without the
+		 * feature the attempt says so (threads_unsupported).
+		 */
+		self->mode = policy_reads_sched_state(adaptive_config.requested) ?
+			     sched_state_attach(self, tid) : RSEQ_MODE_NONE;
 		stats_thread_start(self);
 		if (thread_exit_key_created)
 			pthread_setspecific(thread_exit_key, self);

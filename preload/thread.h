@@ -30,7 +30,7 @@
 #include "rseq-abi.h"
 
 enum rseq_mode {
-	/* Not attached yet. */
+	/* Not attached: not yet, or the policy reads no states. */
 	RSEQ_MODE_NONE,
 	/* Attached to the registration the thread had (glibc's, as a rule). */
 	RSEQ_MODE_ATTACHED,

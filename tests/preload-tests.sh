@@ -329,6 +329,15 @@ if grep -q '^libadaptive: pid=.* owner_off_cpu=[1-9]' "$out"; then
 else
 	fail sched_state/owner_seen_off_cpu "no owner seen off CPU"
 fi
+# Under a policy that reads no states, no thread gets one: the kernel
+# would update it at every switch for nothing (about 50 instructions).
+preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_POLICY=futex "$helpers/exit_paths" return
+if [ "$rc" -eq 0 ] && [ "$(stat_of threads_attached)" = 0 ] && [ "$(stat_of threads_own)" = 0 ] &&
+	[ "$(stat_of acquisitions)" -ge 1 ]; then
+	pass sched_state/none_attached_under_futex
+else
+	fail sched_state/none_attached_under_futex "status $rc; $(stats_line)"
+fi
 preloaded "$quick_limit" ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$helpers/exit_paths" return
 if [ "$(stat_of threads_own)" -ge 1 ] && [ "$(stat_of threads_attached)" = 0 ]; then
 	pass sched_state/own_registration_with_glibc_rseq_off
