@@ -13,7 +13,10 @@
  * (a lock polls with trylock). Were two calls to overlap, one could set
  * the mark while the other is inside glibc, and glibc would unlock the
  * mutex as an elided one, leaving its owner field behind for the next
- * lock to assert on.
+ * lock to assert on. Timed and clock locks pass the mark to glibc, which
+ * then takes the mutex as elided: no test combines them with
+ * NEXT_PROFILER_ELIDE. Neither does any lock one from a signal handler
+ * or fork while another thread is inside such a call, which would spin.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
