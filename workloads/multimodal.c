@@ -284,16 +284,23 @@ static void usage(const char *prog)
 	exit(2);
 }
 
-static unsigned long parse_ulong(const char *s, const char *prog)
+/* The number that @s starts with, ending at @end: '\0' or @separator. */
+static unsigned long parse_number(const char *s, const char *prog, char separator, char **end)
 {
-	char *end;
 	unsigned long v;
 
 	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-')
+	v = strtoul(s, end, 10);
+	if (errno || *end == s || s[0] == '-' || (**end && **end != separator))
 		usage(prog);
 	return v;
+}
+
+static unsigned long parse_ulong(const char *s, const char *prog)
+{
+	char *end;
+
+	return parse_number(s, prog, '\0', &end);
 }
 
 /*
@@ -305,10 +312,7 @@ static void parse_range(const char *s, const char *prog, unsigned long limit,
 {
 	char *end;
 
-	errno = 0;
-	*min = strtoul(s, &end, 10);
-	if (errno || end == s || s[0] == '-' || (*end && *end != ':'))
-		usage(prog);
+	*min = parse_number(s, prog, ':', &end);
 	*max = *end ? parse_ulong(end + 1, prog) : *min;
 	if (*min > *max || *max > limit)
 		usage(prog);

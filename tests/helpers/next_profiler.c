@@ -79,13 +79,14 @@ static int marked_call(mutex_fn op, pthread_mutex_t *m)
 
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	mutex_fn lock = next(LOCK);
+	mutex_fn lock = next(LOCK), trylock;
 	int ret;
 
 	if (!plays_elided(m))
 		return lock(m);
 	/* Not blocking in glibc while other calls on marked mutexes wait. */
-	while ((ret = marked_call(next_fn(TRYLOCK), m)) == EBUSY)
+	trylock = next_fn(TRYLOCK);
+	while ((ret = marked_call(trylock, m)) == EBUSY)
 		sched_yield();
 	return ret;
 }
