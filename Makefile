@@ -39,7 +39,7 @@ help:
 	@echo 'Targets:'
 	@echo '  test          host tests, then vm-test; ends with "N passed, N failed"'
 	@echo '  vm-test       the guest suite on build/bzImage, bzImage-debug and vmlinuz-debian'
-	@echo '  vm-bench      lock workloads under every policy in the guest [PROFILE=smoke|quick|full]'
+	@echo '  vm-bench      lock workloads under every policy in the guest [PROFILE=smoke|quick|contract|full]'
 	@echo '  host-test     the host tests only'
 	@echo '  vm-run        run CMD in the guest: make vm-run CMD="..." [FILES="..."] [KERNEL=stock|debug|debian]'
 	@echo '  preload       build/libadaptive.so: LD_PRELOAD=build/libadaptive.so ./app'
@@ -60,7 +60,7 @@ help:
 	@echo
 	@echo 'Variables: BUILD=$(BUILD), JOBS (kernel build jobs), V=1 (verbose kernel build),'
 	@echo '  VCPUS=2, MEM=1G, ACCEL=auto|kvm|tcg, TIMEOUT (seconds) for the guest,'
-	@echo '  PROFILE=smoke|quick|full for vm-bench (workloads/vm-bench.sh --help)'
+	@echo '  PROFILE=smoke|quick|contract|full for vm-bench (workloads/vm-bench.sh --help)'
 
 deps:
 	scripts/install-deps.sh kernel vm test bench

@@ -140,16 +140,45 @@ def collect(rows):
     return values
 
 
-def balance_note(rows, workload, threads):
-    """Whether the cell's repetitions covered every rotation of the policies."""
-    cell = [r for r in rows if r["workload"] == workload and int(r["threads"]) == threads
-            and r["kernel"] == "patched"]
-    policies = {r["policy"] for r in cell}
-    reps = {int(r["rep"]) for r in cell}
-    boots = {r.get("boot") or "1" for r in cell}
-    rotations = {(rep - 1) % len(policies) for rep in reps}
-    balanced = "yes" if len(rotations) == len(policies) else f"no, {len(rotations)}"
-    return len(reps), len(boots), len(policies), balanced
+def positions_taken(rows):
+    """positions[policy]: the places in its rotation where the policy ran."""
+    positions = defaultdict(set)
+    for r in rows:
+        if r.get("position"):
+            positions[r["policy"]].add(int(r["position"]))
+    return positions
+
+
+def design_table(out, rows, cells):
+    """
+    How each cell's runs were laid out: its repetitions and boots, and in
+    how many of the order's positions every policy ran (all of them when
+    a cell had as many repetitions as policies); then whether the cells
+    together put every policy in every position.
+    """
+    lock_rows = [r for r in rows if r["kernel"] == "patched"]
+    # The order's length: a definition may skip some of its policies.
+    order = max((int(r["position"]) for r in lock_rows if r.get("position")), default=0)
+    out.append("## Design of the lock runs\n")
+    out.append("| workload | threads | repetitions | boots | policies | "
+               "positions of each policy |")
+    out.append("|---|---|---|---|---|---|")
+    for w, t in cells:
+        cell = [r for r in lock_rows if r["workload"] == w and int(r["threads"]) == t]
+        npol = len({r["policy"] for r in cell})
+        positions = positions_taken(cell)
+        taken = {len(p) for p in positions.values()}
+        note = (f"{min(taken)}{'' if len(taken) == 1 else f' to {max(taken)}'} of {order}"
+                if positions else "not recorded")
+        out.append(f"| {w} | {t} | {len({r['rep'] for r in cell})} | "
+                   f"{len({r.get('boot') or '1' for r in cell})} | {npol} | {note} |")
+    positions = positions_taken(lock_rows)
+    if positions:
+        whole = (all(len(p) == order for p in positions.values())
+                 and len(positions) == len({r["policy"] for r in lock_rows}))
+        out.append(f"\nOver all cells, every policy ran in every one of the {order} positions: "
+                   f"{'yes' if whole else 'no'}.")
+    out.append("")
 
 
 def lock_tables(out, rows, values, lock_workloads):
@@ -169,6 +198,9 @@ def lock_tables(out, rows, values, lock_workloads):
             base = values[(w, "patched", t, BASELINE)][metric]
             line = [w, str(t), f"{statistics.median(base.values()):.4g}"]
             for p in policies:
+                if (w, "patched", t, p) not in values:
+                    line.append("not run")
+                    continue
                 c = Comparison(values[(w, "patched", t, p)].get(metric, {}), base)
                 results[(metric, w, t, p)] = c
                 line.append(c.cell(above, below))
@@ -468,14 +500,7 @@ def main(argv):
            "unevenly: compare ratios, not absolute numbers.\n"]
     cells, policies, results = lock_tables(out, rows, values, lock_workloads)
     if cells:
-        out.append("## Design of the lock runs\n")
-        out.append("| workload | threads | repetitions | boots | policies | "
-                   "every policy in every position |")
-        out.append("|---|---|---|---|---|---|")
-        for w, t in cells:
-            reps, boots, npol, balanced = balance_note(rows, w, t)
-            out.append(f"| {w} | {t} | {reps} | {boots} | {npol} | {balanced} |")
-        out.append("")
+        design_table(out, rows, cells)
         contract_table(out, cells, results)
         alternatives_table(out, values, cells)
         fairness_cost_table(out, values, cells)

@@ -2,17 +2,19 @@
 # Run the benchmark matrix inside the guest (busybox sh); the host side
 # is workloads/vm-bench.sh. Prints progress, and one "CSV," line per run:
 #
-#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness,p999_us,max_us
+#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness,p999_us,max_us,position
 #
 # usage: run-bench.sh locks|kernel KERNEL BOOT "ROTATIONS..." "THREADS..." "POLICIES..." SECONDS [WORKLOADS]
 #   locks:  the workloads of part=locks, at each thread count, each policy;
 #   kernel: those of part=kernel (the patch's own cost), at their thread count.
 #   Each rotation R is one repetition (rep R+1) with the policies in
-#   rotated order, starting at the (R mod N)th of N, so that a set of N
-#   rotations puts every policy in every position; the host spreads them
+#   rotated order, starting in cell C at the ((R + C) mod N)th of N
+#   (position: a run's place in that order), so that N rotations put
+#   every policy in every position of every cell; the host spreads them
 #   over boots. Each run lasts SECONDS where the workload can be timed.
 #   Before its repetitions, each workload runs once, discarded (warm-up).
-#   WORKLOADS (a space-separated list) limits the part to those names.
+#   WORKLOADS (a space-separated list) limits the part to those names; a
+#   definition's skip_policies are policies it does not run.
 #   Policy glibc runs without a preload; glibc-adaptive and kernel-spin
 #   with glibc's own mutex kinds (/workloads/lib<policy>.so); <policy>-unfair
 #   as <policy> with ADAPTIVE_STARVE_US=10000000 (no handoffs); the others
@@ -119,31 +121,45 @@ counts() {
 	done
 }
 
-# The runs, one per line: rep workload threads policy, rep 0 a warm-up:
-# each workload's first run in this boot, at its largest thread count with
-# the first policy, whose figures are dropped.
-plan=/tmp/bench.plan
-: >"$plan"
-first_rotation=${rotations%% *}
+# The cells of this part, one per line: workload threads, then the
+# policies the definition does not run (skip_policies), comma-separated,
+# or "-".
+cells=/tmp/bench.cells
+: >"$cells"
 for w in $workloads; do
 	(
 		. "$defs/$w.sh"
-		for t in $(counts); do last=$t; done
-		echo "0 $w $last $(rotated "$first_rotation" | cut -d' ' -f1)"
-	) >>"$plan"
+		skip=$(echo "${skip_policies:-}" | tr -s ' ' ',')
+		for t in $(counts); do echo "$w $t ${skip:--}"; done
+	) >>"$cells"
 done
+
+# The runs, one per line: rep workload threads policy position, rep 0 a
+# warm-up: each workload's first run in this boot, at its largest thread
+# count under glibc, whose figures are dropped. Cell c of rotation r runs the policies
+# in the order of rotation r + c: with as many rotations as policies,
+# every cell has every policy in every position; with fewer, each cell
+# has some, and the cells between them all.
+plan=/tmp/bench.plan
+awk '{ last[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+	END { for (i = 1; i <= n; i++) print order[i], last[order[i]] }' "$cells" |
+	while read -r w t; do
+		echo "0 $w $t glibc 0"
+	done >"$plan"
 for r in $rotations; do
-	for w in $workloads; do
-		(
-			. "$defs/$w.sh"
-			for t in $(counts); do
-				for p in $(rotated "$r"); do
-					echo "$((r + 1)) $w $t $p"
-				done
-			done
-		) >>"$plan"
-	done
-done
+	c=0
+	while read -r w t skip; do
+		position=1
+		for p in $(rotated $((r + c))); do
+			case ",$skip," in
+			*",$p,"*) ;;
+			*) echo "$((r + 1)) $w $t $p $position" ;;
+			esac
+			position=$((position + 1))
+		done
+		c=$((c + 1))
+	done <"$cells"
+done >>"$plan"
 
 total=$(wc -l <"$plan")
 done_runs=0
@@ -152,7 +168,7 @@ echo "bench: $part on the $kernel kernel, boot $boot, $vcpus vCPUs, ${seconds}s 
 for w in $workloads; do
 	(. "$defs/$w.sh" && echo "    $w: $description")
 done
-while read -r rep w t p; do
+while read -r rep w t p position; do
 	(
 		. "$defs/$w.sh"
 		cmd=$(wl_command "$t" "$seconds")
@@ -203,7 +219,7 @@ while read -r rep w t p; do
 			tail -n 5 "$out" | sed 's/^/    /'
 		fi
 		if [ "$rep" -gt 0 ]; then
-			echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(fields ops_per_sec,cpu_ns_per_op,p50_us,p99_us "$result"),$status,$boot,$(fields seconds,fairness,p999_us,max_us "$result")"
+			echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(fields ops_per_sec,cpu_ns_per_op,p50_us,p99_us "$result"),$status,$boot,$(fields seconds,fairness,p999_us,max_us "$result"),$position"
 		fi
 	)
 	done_runs=$((done_runs + 1))

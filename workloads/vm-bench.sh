@@ -15,24 +15,34 @@ usage() {
 usage: $0 [--help]
 
 Environment:
-  PROFILE   smoke: multimodal only, threads 1 4, 2 s runs, 2 boots, one set
-                   of rotations, no kernel-cost part (checks the pipeline);
-            quick (default): every lock workload, threads 1 2 4, 1 s
-                   runs, 2 boots, one set, then the kernel's cost in
-                   guest instructions (workloads/kernel-cost-icount.sh,
-                   kernel-cost.csv); about 20 minutes here;
-            full: threads 1 2 4 8 16, 5 s runs, 3 boots, two sets, the
-                   kernel's cost by wall time over 10 alternating pairs
-                   of boots (stock, patched), and in instructions; many
-                   hours with every workload (WORKLOADS picks some).
-            Policies: glibc, sched-state, spin-count and futex; the full
-            profile adds spin, glibc-adaptive, kernel-spin, spin-single
-            and sched-state-multi.
-            A set is one rotation per policy, so that every policy runs
-            once in every position of the order; the rotations of the
-            sets are dealt out over the boots.
-  SECONDS_PER_RUN, BOOTS, SETS, THREADS, WORKLOADS (names of
-            workloads/defs), POLICIES override the profile. The sweep
+  PROFILE   smoke: multimodal only, threads 1 4, 2 s runs, 2 boots, 4
+                   repetitions of glibc, sched-state, spin-count and
+                   futex, no kernel-cost part (checks the pipeline);
+            quick (default): every lock workload under every policy but
+                   spin (glibc, glibc-adaptive, kernel-spin, sched-state,
+                   sched-state-multi, spin-count, spin-single, futex),
+                   threads 1 2 4, 1 s runs, 2 repetitions over 2 boots,
+                   then the kernel's cost in guest instructions
+                   (workloads/kernel-cost-icount.sh, kernel-cost.csv);
+                   about 20 minutes here. Its intervals are wide: it
+                   shows where each policy stands, not 3%;
+            contract: every lock workload under glibc and sched-state,
+                   threads 1 2 4, 1 s runs, 8 repetitions over 2 boots:
+                   the default policy's contract with intervals about a
+                   third as wide as quick's; about 20 minutes;
+            full: every lock workload under every policy, threads 1 2 4,
+                   5 s runs, 2 repetitions over 2 boots, the kernel's
+                   cost by wall time over 10 alternating pairs of boots
+                   (stock, patched), and in instructions; under 2 hours.
+            A repetition is one rotation of the policy order. Cell c (a
+            workload at a thread count) runs rotation r + c in its
+            repetition r, so that as many repetitions as policies put
+            every policy in every position of every cell, and fewer put
+            each policy in as many positions per cell and in all of them
+            over the cells. The repetitions are dealt out over the boots.
+  SECONDS_PER_RUN, BOOTS, REPS, THREADS, WORKLOADS (names of
+            workloads/defs), POLICIES override the profile; SETS=K is
+            REPS=K times the number of policies. The sweep
             (multimodal-sweep-*) has thread counts of its own, in
             threads per vCPU. A policy named P-unfair is P without
             handoffs to starving waiters (ADAPTIVE_STARVE_US=10000000);
@@ -53,25 +63,35 @@ build=${BUILD_DIR:-$top/build}
 bench=$build/bench
 profile=${PROFILE:-quick}
 workloads=
-# Every policy and ablation; the shorter profiles compare the default
-# policy with glibc, the spin count and futex only, since a rotation
-# set has as many runs per cell as there are policies, squared.
+# Every policy and ablation. The quick profile leaves out spin, the
+# blind spinner, which spin-single and spin-count bracket: with 8
+# policies, 2 repetitions of every lock workload take as long as 4 of 4
+# policies did, the 20 minutes of 1 s runs (a run costs about 0.4 s more
+# in the guest).
 all_policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
-policies="glibc sched-state spin-count futex"
 case "$profile" in
-smoke) threads="1 4" seconds=2 boots=2 sets=1 kernel_reps=0 icount=0 workloads=multimodal ;;
-# Every lock workload in 20 minutes: 1 s runs (a run costs about 0.4 s
-# more in the guest), and the kernel's cost in instructions only.
-quick) threads="1 2 4" seconds=1 boots=2 sets=1 kernel_reps=0 icount=1 ;;
-full) threads="1 2 4 8 16" seconds=5 boots=3 sets=2 kernel_reps=10 icount=1 policies=$all_policies ;;
-*) echo "vm-bench: PROFILE=$profile: expected smoke, quick or full" >&2; exit 2 ;;
+smoke) threads="1 4" seconds=2 boots=2 reps=4 kernel_reps=0 icount=0 workloads=multimodal
+	policies="glibc sched-state spin-count futex" ;;
+quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=1
+	policies=${all_policies/ spin / } ;;
+contract) threads="1 2 4" seconds=1 boots=2 reps=8 kernel_reps=0 icount=0
+	policies="glibc sched-state" ;;
+full) threads="1 2 4" seconds=5 boots=2 reps=2 kernel_reps=10 icount=1 policies=$all_policies ;;
+*) echo "vm-bench: PROFILE=$profile: expected smoke, quick, contract or full" >&2; exit 2 ;;
 esac
 threads=${THREADS:-$threads}
 seconds=${SECONDS_PER_RUN:-$seconds}
 boots=${BOOTS:-$boots}
-sets=${SETS:-$sets}
 workloads=${WORKLOADS:-$workloads}
 policies=${POLICIES:-$policies}
+for var in SECONDS_PER_RUN BOOTS REPS SETS; do
+	case "${!var:-1}" in
+	'' | *[!0-9]* | 0) echo "vm-bench: $var=${!var}: expected a whole number of at least 1" >&2; exit 2 ;;
+	esac
+done
+npolicies=$(wc -w <<<"$policies")
+[ -n "${SETS:-}" ] && reps=$((SETS * npolicies))
+reps=${REPS:-$reps}
 case " $policies " in
 *" glibc "*) ;;
 *) echo "vm-bench: POLICIES must include glibc, the baseline of every ratio" >&2; exit 2 ;;
@@ -84,7 +104,7 @@ disk=$bench/disk.img
 # Plots of an earlier run would pass for this one's.
 rm -f "$bench"/*.svg
 date=$(date -u +%Y-%m-%dT%H:%MZ)
-header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us
+header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us,position
 
 # Run part $1 on kernel image $2 named $3 in boot $4 with the rotations
 # $5 of policies $6; append its rows to rows.csv.
@@ -102,10 +122,10 @@ run_part() {
 		"sh /workloads/run-bench.sh $part $kernel $boot '$rotations' '$threads' '$list' $seconds '$only'" 2>&1 |
 		tee "$log" | grep --line-buffered -v '^CSV,' || true
 	accel=$(sed -n 's/^run-vm: [^,]*, \([a-z]*\), .*/\1/p' "$log" | head -n 1)
-	# Guest fields 2-12 are the first 11 columns, 13-17 the last five.
+	# Guest fields 2-12 are the first 11 columns, 13-18 the last six.
 	grep '^CSV,' "$log" |
 		awk -F, -v OFS=, -v mid="${accel:-unknown},$date" \
-			'{ print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, mid, $13, $14, $15, $16, $17 }' >>"$bench/rows.csv"
+			'{ print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, mid, $13, $14, $15, $16, $17, $18 }' >>"$bench/rows.csv"
 	if ! grep -q "^bench: \[\([0-9]*\)/\1\]" "$log"; then
 		echo "vm-bench: the $part run on $kernel in boot $boot did not finish, see $log" >&2
 		return 1
@@ -114,23 +134,34 @@ run_part() {
 
 : >"$bench/rows.csv"
 status=0
-# Rotation r of the sets goes to boot (r mod boots) + 1: each boot gets
-# every boots-th rotation, and the positions of every policy are spread
-# over all boots.
-npolicies=$(wc -w <<<"$policies")
-for ((boot = 1; boot <= boots; boot++)); do
+# The time left after $1 of $2 boots of one part that started at $3,
+# in minutes, by the time those took.
+report_progress() {
+	local elapsed=$((SECONDS - $3))
+	echo "vm-bench: $1 of $2 boots of this part in $((elapsed / 60)) min $((elapsed % 60)) s;" \
+		"about $(((elapsed * ($2 - $1) / $1 + 59) / 60)) min left in it"
+}
+
+# Repetition r (rotation r) goes to boot (r mod boots) + 1: each boot gets
+# every boots-th one, and the positions of every policy are spread over
+# all boots.
+lock_boots=$((reps < boots ? reps : boots))
+part_start=$SECONDS
+for ((boot = 1; boot <= lock_boots; boot++)); do
 	rotations=
-	for ((r = boot - 1; r < sets * npolicies; r += boots)); do
+	for ((r = boot - 1; r < reps; r += boots)); do
 		rotations+="${rotations:+ }$r"
 	done
-	[ -n "$rotations" ] || continue
 	run_part locks "$build/bzImage" patched "$boot" "$rotations" "$policies" || status=1
+	report_progress "$boot" "$lock_boots" "$part_start"
 done
 # The two kernels cannot share a boot: alternate boots, one repetition
 # each, so that drift of the host hits both alike.
+part_start=$SECONDS
 for ((rep = 1; rep <= kernel_reps; rep++)); do
 	run_part kernel "$build/bzImage-stock" stock "$rep" "$((rep - 1))" "$kernel_policies" || status=1
 	run_part kernel "$build/bzImage" patched "$rep" "$((rep - 1))" "$kernel_policies" || status=1
+	report_progress "$((2 * rep))" "$((2 * kernel_reps))" "$part_start"
 done
 {
 	echo "$header"
@@ -150,7 +181,7 @@ if ((icount)); then
 	fi
 fi
 
-command="PROFILE=$profile THREADS='$threads' SECONDS_PER_RUN=$seconds BOOTS=$boots SETS=$sets"
+command="PROFILE=$profile THREADS='$threads' SECONDS_PER_RUN=$seconds BOOTS=$boots REPS=$reps"
 [ -n "$workloads" ] && command+=" WORKLOADS='$workloads'"
 [ -n "${POLICIES:-}" ] && command+=" POLICIES='$policies'"
 python3 "$top/workloads/analyze.py" --command "$command make vm-bench" "${cost_args[@]}" \

@@ -18,13 +18,13 @@ cat >"$dir/synthetic.py" <<'EOF'
 import csv
 
 HEADER = ("workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,"
-          "status,accel,date,boot,seconds,fairness").split(",")
+          "status,accel,date,boot,seconds,fairness,p999_us,max_us,position").split(",")
 
 
-def run(workload, policy, threads, rep, boot, ops, p99="", fairness=""):
+def run(workload, policy, threads, rep, boot, ops, p99="", fairness="", position=""):
     """A successful run on the patched kernel with 2 vCPUs."""
     return [workload, "patched", policy, threads, 2, rep, f"{ops:.1f}", f"{1e9 / ops:.0f}", "",
-            p99, "ok", "tcg", "2026-01-01T00:00Z", boot, "2.000", fairness]
+            p99, "ok", "tcg", "2026-01-01T00:00Z", boot, "2.000", fairness, "", "", position]
 
 
 def write(path, rows):
@@ -46,12 +46,12 @@ for threads in (1, 4):
     for rep in range(1, 10):
         boot = 1 + (rep - 1) % 2
         drift = math.exp(rng.uniform(-0.4, 0.4))
-        for policy, ratio in truth.items():
+        for i, (policy, ratio) in enumerate(truth.items()):
             ops = 1000 * drift * ratio * math.exp(rng.gauss(0, 0.02))
             rows.append(run("synthetic", policy, threads, rep, boot, ops, f"{100 / ratio:.2f}",
-                            f"{0.9 * ratio / 1.1:.4f}"))
+                            f"{0.9 * ratio / 1.1:.4f}", (i + rep) % len(truth) + 1))
 rows.append(["synthetic", "patched", "slow", 4, 2, 10, "", "", "", "", "exit-124", "tcg",
-             "2026-01-01T00:00Z", 2, "", ""])
+             "2026-01-01T00:00Z", 2, "", "", "", "", ""])
 write(sys.argv[1], rows)
 EOF
 
@@ -108,8 +108,9 @@ if grep -q '^| synthetic | 4 | .*cheaper' "$dir/a/summary.md" &&
 else
 	fail "CPU per operation, p99 or fairness table missing"
 fi
-if grep -q '^| synthetic | 4 | 9 | 2 | 6 | yes |' "$dir/a/summary.md"; then
-	pass "design table: 9 repetitions, 2 boots, balanced"
+if grep -q '^| synthetic | 4 | 9 | 2 | 6 | 6 of 6 |' "$dir/a/summary.md" &&
+	grep -q '^Over all cells, every policy ran in every one of the 6 positions: yes' "$dir/a/summary.md"; then
+	pass "design table: 9 repetitions, 2 boots, every policy in every position"
 else
 	fail "design table wrong: $(grep '^| synthetic | 4 | [0-9]* |' "$dir/a/summary.md" | tail -n 1)"
 fi
@@ -143,6 +144,34 @@ if [ "$bars" -ge 12 ]; then
 	pass "plot with $bars error bars"
 else
 	fail "plot has $bars error bars, expected at least 12"
+fi
+
+# An incomplete design, 2 repetitions of 4 policies per cell: with the
+# rotation offset by the cell (run-bench.sh), 3 cells put every policy in
+# all 4 positions; with the same 2 rotations in all, in 2 only.
+for offset in 1 0; do
+	synthetic "$dir/design$offset.csv" "$offset" <<'EOF'
+import sys
+from synthetic import run, write
+offset = int(sys.argv[2])
+policies = ["glibc", "a", "b", "c"]
+rows = []
+for cell, threads in enumerate((1, 2, 3)):
+    for rep in (1, 2):
+        for position in range(1, 5):
+            policy = policies[(rep - 1 + offset * cell + position - 1) % 4]
+            rows.append(run("design", policy, threads, rep, rep, 1000, position=position))
+write(sys.argv[1], rows)
+EOF
+	mkdir "$dir/design$offset"
+	python3 "$top/workloads/analyze.py" "$dir/design$offset.csv" "$dir/design$offset" >/dev/null
+done
+if grep -q '^| design | 2 | 2 | 2 | 4 | 2 of 4 |' "$dir/design1/summary.md" &&
+	grep -q 'every one of the 4 positions: yes' "$dir/design1/summary.md" &&
+	grep -q 'every one of the 4 positions: no' "$dir/design0/summary.md"; then
+	pass "design table: 2 repetitions of 4 policies, every position only over the cells"
+else
+	fail "design table of an incomplete design wrong: $(grep -h -e '^| design | 2 ' -e '^Over all' "$dir"/design[01]/summary.md | tr '\n' ' ')"
 fi
 
 # Coverage with the few repetitions of a quick profile: 200 cells of 4
