@@ -23,7 +23,7 @@ import csv
 import math
 import statistics
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 BASELINE = "glibc"
 POLICY_ORDER = ["sched-state", "sched-state-multi", "spin-single", "spin", "spin-count",
@@ -73,7 +73,7 @@ def ratio_interval(ratios):
     """
     Geometric mean of @ratios and its 95% interval: Student's t on the
     log ratios. No interval drawn from the ratios themselves, a bootstrap
-    included, can cover 95% with the 4 pairs of a quick profile's cell:
+    included, can cover 95% with 4 pairs:
     with no difference at all, all 4 fall on one side of 1 in 12.5% of
     cells (a percentile bootstrap excluded 1 in 43 of 200 such synthetic
     cells, this interval in 8: tests/host/bench-analysis.sh).
@@ -151,12 +151,17 @@ def positions_taken(rows):
 
 def design_table(out, rows, cells):
     """
-    How each cell's runs were laid out: its repetitions and boots, and in
-    how many of the order's positions every policy ran (all of them when
-    a cell had as many repetitions as policies); then whether the cells
-    together put every policy in every position.
+    How each cell's runs (@rows: failed ones included) were laid out: its
+    repetitions and boots, and in how many of the order's positions every
+    policy ran (all of them when a cell had as many repetitions as
+    policies); then whether the cells together put every policy in every
+    position. A policy that a definition skips keeps its place in the
+    order, so that positions are those of the rotation, not a count of
+    runs.
     """
-    lock_rows = [r for r in rows if r["kernel"] == "patched"]
+    lock_cells = set(cells)
+    lock_rows = [r for r in rows if r["kernel"] == "patched"
+                 and (r["workload"], int(r["threads"])) in lock_cells]
     # The order's length: a definition may skip some of its policies.
     order = max((int(r["position"]) for r in lock_rows if r.get("position")), default=0)
     out.append("## Design of the lock runs\n")
@@ -181,7 +186,11 @@ def design_table(out, rows, cells):
     out.append("")
 
 
-def lock_tables(out, rows, values, lock_workloads):
+def lock_tables(out, failed, values, lock_workloads):
+    """The tables of every metric; a policy without a successful run in a
+    cell is "not run" there, or "failed" if it had runs."""
+    tried = Counter((r["workload"], int(r["threads"]), r["policy"]) for r in failed
+                    if r["kernel"] == "patched")
     cells = sorted({(w, t) for (w, k, t, p) in values if w in lock_workloads})
     policies = [p for p in POLICY_ORDER if any(k[3] == p for k in values)]
     policies += sorted({k[3] for k in values} - set(policies) - {BASELINE})
@@ -199,7 +208,8 @@ def lock_tables(out, rows, values, lock_workloads):
             line = [w, str(t), f"{statistics.median(base.values()):.4g}"]
             for p in policies:
                 if (w, "patched", t, p) not in values:
-                    line.append("not run")
+                    line.append(f"failed ({tried[(w, t, p)]} runs)" if tried[(w, t, p)]
+                                else "not run")
                     continue
                 c = Comparison(values[(w, "patched", t, p)].get(metric, {}), base)
                 results[(metric, w, t, p)] = c
@@ -214,17 +224,26 @@ UNFAIR = "-unfair"
 # least CONTRACT_OPS of glibc's with the interval's low end at least
 # CONTRACT_OPS_LOW, and where it is not faster, CPU per operation at most
 # CONTRACT_CPU of glibc's.
+# A cell is judged from CONTRACT_MIN_PAIRS pairs: with 2, Student's t
+# has one degree of freedom (12.7), and two ratios 1% apart already put
+# the low end below CONTRACT_OPS_LOW.
 DEFAULT_POLICY = "sched-state"
 CONTRACT_OPS, CONTRACT_OPS_LOW, CONTRACT_CPU = 0.97, 0.95, 1.10
+CONTRACT_MIN_PAIRS = 4
 
 
 def contract_table(out, cells, results):
     """Whether the default policy keeps the contract in each cell."""
-    rows, held = [], 0
+    rows, held, judged = [], 0, 0
     for w, t in cells:
         ops = results.get(("ops_per_sec", w, t, DEFAULT_POLICY))
         if not ops or ops.n < 2:
             continue
+        if ops.n < CONTRACT_MIN_PAIRS:
+            rows.append(f"| {w} | {t} | not judged: {ops.n} pairs, fewer than "
+                        f"{CONTRACT_MIN_PAIRS} (PROFILE=contract has 8) |")
+            continue
+        judged += 1
         cpu = results.get(("cpu_ns_per_op", w, t, DEFAULT_POLICY))
         broken = []
         if ops.estimate < CONTRACT_OPS or ops.low < CONTRACT_OPS_LOW:
@@ -236,8 +255,8 @@ def contract_table(out, cells, results):
         rows.append(f"| {w} | {t} | {'FAILS: ' + '; '.join(broken) if broken else 'holds'} |")
     if not rows:
         return
-    out.append(f"## The contract, {DEFAULT_POLICY} against glibc: {held} of {len(rows)} "
-               "cells hold\n")
+    out.append(f"## The contract, {DEFAULT_POLICY} against glibc: {held} of {judged} "
+               f"cells hold{f', {len(rows) - judged} not judged' if len(rows) > judged else ''}\n")
     out.append(f"Throughput at least {CONTRACT_OPS} of glibc's, with the 95% interval's low "
                f"end at least {CONTRACT_OPS_LOW}; where not faster, CPU per operation at most "
                f"{CONTRACT_CPU} of glibc's.\n")
@@ -498,9 +517,9 @@ def main(argv):
            "the interval excludes 1, the same rule for every policy. Under TCG every "
            "instruction is emulated and system calls and context switches are dilated "
            "unevenly: compare ratios, not absolute numbers.\n"]
-    cells, policies, results = lock_tables(out, rows, values, lock_workloads)
+    cells, policies, results = lock_tables(out, failed, values, lock_workloads)
     if cells:
-        design_table(out, rows, cells)
+        design_table(out, rows + failed, cells)
         contract_table(out, cells, results)
         alternatives_table(out, values, cells)
         fairness_cost_table(out, values, cells)

@@ -9,7 +9,8 @@
 #   kernel: those of part=kernel (the patch's own cost), at their thread count.
 #   Each rotation R is one repetition (rep R+1) with the policies in
 #   rotated order, starting in cell C at the ((R + C) mod N)th of N
-#   (position: a run's place in that order), so that N rotations put
+#   (position: a policy's place in that order, kept by a policy that the
+#   definition skips), so that N rotations put
 #   every policy in every position of every cell; the host spreads them
 #   over boots. Each run lasts SECONDS where the workload can be timed.
 #   Before its repetitions, each workload runs once, discarded (warm-up).
@@ -139,7 +140,7 @@ done
 # count under glibc, whose figures are dropped. Cell c of rotation r runs the policies
 # in the order of rotation r + c: with as many rotations as policies,
 # every cell has every policy in every position; with fewer, each cell
-# has some, and the cells between them all.
+# has some, and enough cells (N - R + 1 for R rotations) have all.
 plan=/tmp/bench.plan
 awk '{ last[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 	END { for (i = 1; i <= n; i++) print order[i], last[order[i]] }' "$cells" |
@@ -192,7 +193,8 @@ while read -r rep w t p position; do
 			sleep 1
 		fi
 		# A run may take twice its time plus start-up before it is killed.
-		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $cmd" >"$out" 2>&1
+		# (Not from the plan, which is this loop's standard input.)
+		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $cmd" </dev/null >"$out" 2>&1
 		rc=$?
 		# A co-runner that died early leaves a run without competition.
 		corunner_died=

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # make vm-bench: every lock workload of workloads/defs in the guest, under
 # every policy (glibc without a preload, glibc's own adaptive and PI
-# mutexes, and libadaptive's policies), in balanced rotations over several
-# boots; then the kernel patch's own cost on build/bzImage against
+# mutexes, and libadaptive's policies), in rotations over several boots; then the kernel patch's own cost on build/bzImage against
 # build/bzImage-stock, by wall time and in guest instructions (icount).
 # Results: build/bench/results.csv and kernel-cost.csv; summary.md and
 # plots (SVG) from workloads/analyze.py.
@@ -24,12 +23,14 @@ Environment:
                    threads 1 2 4, 1 s runs, 2 repetitions over 2 boots,
                    then the kernel's cost in guest instructions
                    (workloads/kernel-cost-icount.sh, kernel-cost.csv);
-                   about 20 minutes here. Its intervals are wide: it
-                   shows where each policy stands, not 3%;
+                   about 20 minutes here. With 2 pairs per cell its
+                   intervals are very wide (Student's t with 1 degree of
+                   freedom): it shows where each policy stands, and does
+                   not judge the contract;
             contract: every lock workload under glibc and sched-state,
                    threads 1 2 4, 1 s runs, 8 repetitions over 2 boots:
-                   the default policy's contract with intervals about a
-                   third as wide as quick's; about 20 minutes;
+                   the default policy's contract, with intervals about a
+                   tenth as wide as quick's; about 20 minutes;
             full: every lock workload under every policy, threads 1 2 4,
                    5 s runs, 2 repetitions over 2 boots, the kernel's
                    cost by wall time over 10 alternating pairs of boots
@@ -38,8 +39,11 @@ Environment:
             workload at a thread count) runs rotation r + c in its
             repetition r, so that as many repetitions as policies put
             every policy in every position of every cell, and fewer put
-            each policy in as many positions per cell and in all of them
-            over the cells. The repetitions are dealt out over the boots.
+            each policy in as many positions per cell, and in all of
+            them over the cells where there are enough cells (at least
+            policies - repetitions + 1). The repetitions are dealt out
+            over the boots. A definition may skip policies
+            (skip_policies: kernel-spin in the sysbench mutex ones).
   SECONDS_PER_RUN, BOOTS, REPS, THREADS, WORKLOADS (names of
             workloads/defs), POLICIES override the profile; SETS=K is
             REPS=K times the number of policies. The sweep
@@ -86,7 +90,7 @@ workloads=${WORKLOADS:-$workloads}
 policies=${POLICIES:-$policies}
 for var in SECONDS_PER_RUN BOOTS REPS SETS; do
 	case "${!var:-1}" in
-	'' | *[!0-9]* | 0) echo "vm-bench: $var=${!var}: expected a whole number of at least 1" >&2; exit 2 ;;
+	'' | *[!0-9]* | 0*) echo "vm-bench: $var=${!var}: expected a whole number of at least 1" >&2; exit 2 ;;
 	esac
 done
 npolicies=$(wc -w <<<"$policies")
@@ -134,11 +138,11 @@ run_part() {
 
 : >"$bench/rows.csv"
 status=0
-# The time left after $1 of $2 boots of one part that started at $3,
-# in minutes, by the time those took.
+# The time left after $1 of $2 repetitions of one part that started at
+# $3, in minutes, by the time those took.
 report_progress() {
 	local elapsed=$((SECONDS - $3))
-	echo "vm-bench: $1 of $2 boots of this part in $((elapsed / 60)) min $((elapsed % 60)) s;" \
+	echo "vm-bench: $1 of $2 repetitions of this part in $((elapsed / 60)) min $((elapsed % 60)) s;" \
 		"about $(((elapsed * ($2 - $1) / $1 + 59) / 60)) min left in it"
 }
 
@@ -147,13 +151,15 @@ report_progress() {
 # all boots.
 lock_boots=$((reps < boots ? reps : boots))
 part_start=$SECONDS
+done_reps=0
 for ((boot = 1; boot <= lock_boots; boot++)); do
 	rotations=
 	for ((r = boot - 1; r < reps; r += boots)); do
 		rotations+="${rotations:+ }$r"
+		done_reps=$((done_reps + 1))
 	done
 	run_part locks "$build/bzImage" patched "$boot" "$rotations" "$policies" || status=1
-	report_progress "$boot" "$lock_boots" "$part_start"
+	report_progress "$done_reps" "$reps" "$part_start"
 done
 # The two kernels cannot share a boot: alternate boots, one repetition
 # each, so that drift of the host hits both alike.
@@ -161,7 +167,7 @@ part_start=$SECONDS
 for ((rep = 1; rep <= kernel_reps; rep++)); do
 	run_part kernel "$build/bzImage-stock" stock "$rep" "$((rep - 1))" "$kernel_policies" || status=1
 	run_part kernel "$build/bzImage" patched "$rep" "$((rep - 1))" "$kernel_policies" || status=1
-	report_progress "$((2 * rep))" "$((2 * kernel_reps))" "$part_start"
+	report_progress "$rep" "$kernel_reps" "$part_start"
 done
 {
 	echo "$header"
