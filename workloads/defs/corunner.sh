@@ -1,0 +1,9 @@
+# shellcheck shell=sh disable=SC2034 # sourced by the *-corunner definitions
+# Not a workload (no part= line): the co-runner that the *-corunner
+# definitions share, so that owners are preempted rather than yield
+# (issue 11): a CPU-bound program at the same priority on every vCPU
+# (stress-ng --cpu, one worker per vCPU, without the preload). The
+# scheduler then takes the CPU from lock holders at the end of their
+# slices, inside sections too: the case the owner flag is for, where a
+# waiter that spins on a preempted owner burns a slice for nothing.
+corunner="stress-ng --cpu $(nproc) --timeout 3600"
