@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "select_nth.h"
+
 #define MAX_THREADS 64
 /* Latency samples kept in a timed run: 32 MiB, touched only as used. */
 #define MAX_SAMPLES (1L << 22)
@@ -264,13 +266,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double seconds(struct timeval tv)
 {
 	return tv.tv_sec + tv.tv_usec / 1e6;
@@ -377,7 +372,10 @@ static void parse_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	pthread_t threads[MAX_THREADS];
-	long i, done = 0, kept, min_ops = -1, max_ops = 0;
+	/* p50, p99, p99.9 and the longest wait, in per mille of the samples. */
+	static const long rank_per_mille[] = { 500, 990, 999, 1000 };
+	long i, done = 0, kept, from = 0, min_ops = -1, max_ops = 0;
+	long rank[sizeof(rank_per_mille) / sizeof(rank_per_mille[0])];
 	struct rusage usage_start, usage_end;
 	uint64_t start, elapsed;
 	double cpu;
@@ -428,13 +426,23 @@ int main(int argc, char **argv)
 			max_ops = ops_done[i];
 	}
 	kept = done < samples ? done : samples;
-	qsort(latency_ns, kept, sizeof(*latency_ns), compare_u64);
+	if (!kept) {
+		fprintf(stderr, "multimodal: no operation completed\n");
+		return 1;
+	}
+	for (i = 0; i < (long) (sizeof(rank) / sizeof(rank[0])); i++) {
+		rank[i] = kept * rank_per_mille[i] / 1000;
+		if (rank[i] >= kept)
+			rank[i] = kept - 1;
+		select_nth(latency_ns + from, kept - from, rank[i] - from);
+		from = rank[i];
+	}
 	printf("threads=%d ops=%ld seconds=%.3f ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f "
 	       "p99_us=%.2f p999_us=%.2f max_us=%.2f min_thread_ops=%ld max_thread_ops=%ld "
 	       "blocked=%ld\n",
 	       cfg.threads, done, elapsed / 1e9, done * 1e9 / elapsed, cpu * 1e9 / done,
-	       latency_ns[kept / 2] / 1e3, latency_ns[kept * 99 / 100] / 1e3,
-	       latency_ns[kept * 999 / 1000] / 1e3, latency_ns[kept - 1] / 1e3, min_ops, max_ops,
+	       latency_ns[rank[0]] / 1e3, latency_ns[rank[1]] / 1e3, latency_ns[rank[2]] / 1e3,
+	       latency_ns[rank[3]] / 1e3, min_ops, max_ops,
 	       blocked);
 	return 0;
 }

@@ -22,7 +22,8 @@ Environment:
                    sched-state-multi, spin-count, spin-single, futex),
                    threads 1 2 4, 1 s runs, 2 repetitions over 2 boots,
                    then the kernel's cost in guest instructions
-                   (workloads/kernel-cost-icount.sh, kernel-cost.csv);
+                   (workloads/kernel-cost-icount.sh, 3 runs,
+                   kernel-cost.csv);
                    about 20 minutes here. With 2 pairs per cell its
                    intervals are very wide (Student's t with 1 degree of
                    freedom): it shows where each policy stands, and does
@@ -34,7 +35,8 @@ Environment:
             full: every lock workload under every policy, threads 1 2 4,
                    5 s runs, 2 repetitions over 2 boots, the kernel's
                    cost by wall time over 10 alternating pairs of boots
-                   (stock, patched), and in instructions; under 2 hours.
+                   (stock, patched), and in instructions (5 runs);
+                   under 2 hours.
             A repetition is one rotation of the policy order. Cell c (a
             workload at a thread count) runs rotation r + c in its
             repetition r, so that as many repetitions as policies put
@@ -72,15 +74,16 @@ workloads=
 # policies, 2 repetitions of every lock workload take as long as 4 of 4
 # policies did, the 20 minutes of 1 s runs (a run costs about 0.4 s more
 # in the guest).
+# icount: runs of the instruction counts, 0 for none.
 all_policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
 case "$profile" in
 smoke) threads="1 4" seconds=2 boots=2 reps=4 kernel_reps=0 icount=0 workloads=multimodal
 	policies="glibc sched-state spin-count futex" ;;
-quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=1
+quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=3
 	policies=${all_policies/ spin / } ;;
 contract) threads="1 2 4" seconds=1 boots=2 reps=8 kernel_reps=0 icount=0
 	policies="glibc sched-state" ;;
-full) threads="1 2 4" seconds=5 boots=2 reps=2 kernel_reps=10 icount=1 policies=$all_policies ;;
+full) threads="1 2 4" seconds=5 boots=2 reps=2 kernel_reps=10 icount=5 policies=$all_policies ;;
 *) echo "vm-bench: PROFILE=$profile: expected smoke, quick, contract or full" >&2; exit 2 ;;
 esac
 threads=${THREADS:-$threads}
@@ -180,7 +183,7 @@ cost_args=()
 rm -f "$bench/kernel-cost.csv"
 if ((icount)); then
 	echo "[vm-bench] kernel cost in guest instructions (icount), about a minute"
-	if "$top/workloads/kernel-cost-icount.sh" -r 5 >/dev/null; then
+	if "$top/workloads/kernel-cost-icount.sh" -r "$icount" >/dev/null; then
 		cost_args=(--kernel-cost "$bench/kernel-cost.csv")
 	else
 		status=1
