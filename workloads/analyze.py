@@ -341,8 +341,9 @@ def harness_bias_table(out, values, cells, policies):
         c = Comparison(mine, base)
         if c.n >= 2:
             workloads = len({w for w, _ in mine})
+            bias = c.verdict("faster", "slower")
             rows.append(f"| {p} | {workloads} | {c.n} | {c.interval()} | "
-                        f"{'none' if c.verdict('faster', 'slower') == 'tie' else c.verdict('faster', 'slower')} |")
+                        f"{'none' if bias == 'tie' else bias} |")
     if not rows:
         return
     out.append("## The harness's bias: every policy against glibc at 1 thread\n")

@@ -137,16 +137,14 @@ done
 
 # The runs, one per line: rep workload threads policy position, rep 0 a
 # warm-up: each workload's first run in this boot, at its largest thread
-# count under glibc, whose figures are dropped. Cell c of rotation r runs the policies
-# in the order of rotation r + c: with as many rotations as policies,
-# every cell has every policy in every position; with fewer, each cell
-# has some, and enough cells (N - R + 1 for R rotations) have all.
+# count under glibc, whose figures are dropped. Cell c of rotation r
+# runs the policies in the order of rotation r + c: with as many
+# rotations as policies, every cell has every policy in every position;
+# with fewer, each cell has some, and enough cells (N - R + 1 for R
+# rotations) have all.
 plan=/tmp/bench.plan
 awk '{ last[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
-	END { for (i = 1; i <= n; i++) print order[i], last[order[i]] }' "$cells" |
-	while read -r w t; do
-		echo "0 $w $t glibc 0"
-	done >"$plan"
+	END { for (i = 1; i <= n; i++) print 0, order[i], last[order[i]], "glibc", 0 }' "$cells" >"$plan"
 for r in $rotations; do
 	c=0
 	while read -r w t skip; do

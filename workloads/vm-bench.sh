@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make vm-bench: every lock workload of workloads/defs in the guest, under
 # every policy (glibc without a preload, glibc's own adaptive and PI
-# mutexes, and libadaptive's policies), in rotations over several boots; then the kernel patch's own cost on build/bzImage against
+# mutexes, and libadaptive's policies), in rotations over several boots;
+# then the kernel patch's own cost on build/bzImage against
 # build/bzImage-stock, by wall time and in guest instructions (icount).
 # Results: build/bench/results.csv and kernel-cost.csv; summary.md and
 # plots (SVG) from workloads/analyze.py.
@@ -36,7 +37,8 @@ Environment:
                    5 s runs, 2 repetitions over 2 boots, the kernel's
                    cost by wall time over 10 alternating pairs of boots
                    (stock, patched), and in instructions (5 runs);
-                   under 2 hours.
+                   about 100 minutes by the quick profile's rates (not
+                   yet measured).
             A repetition is one rotation of the policy order. Cell c (a
             workload at a thread count) runs rotation r + c in its
             repetition r, so that as many repetitions as policies put
