@@ -159,9 +159,11 @@ def design_table(out, rows, cells):
     order, so that positions are those of the rotation, not a count of
     runs.
     """
-    lock_cells = set(cells)
-    lock_rows = [r for r in rows if r["kernel"] == "patched"
-                 and (r["workload"], int(r["threads"])) in lock_cells]
+    by_cell = defaultdict(list)
+    for r in rows:
+        if r["kernel"] == "patched":
+            by_cell[(r["workload"], int(r["threads"]))].append(r)
+    lock_rows = [r for cell in cells for r in by_cell[cell]]
     # The order's length: a definition may skip some of its policies.
     order = max((int(r["position"]) for r in lock_rows if r.get("position")), default=0)
     out.append("## Design of the lock runs\n")
@@ -169,7 +171,7 @@ def design_table(out, rows, cells):
                "positions of each policy |")
     out.append("|---|---|---|---|---|---|")
     for w, t in cells:
-        cell = [r for r in lock_rows if r["workload"] == w and int(r["threads"]) == t]
+        cell = by_cell[(w, t)]
         npol = len({r["policy"] for r in cell})
         positions = positions_taken(cell)
         taken = {len(p) for p in positions.values()}

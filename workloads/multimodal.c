@@ -51,6 +51,10 @@
 #define MAX_THREADS 64
 /* Latency samples kept in a timed run: 32 MiB, touched only as used. */
 #define MAX_SAMPLES (1L << 22)
+/* The waits reported: p50, p99, p99.9 and the longest, in per mille. */
+static const long rank_per_mille[] = { 500, 990, 999, 1000 };
+#define NR_RANKS ((int) (sizeof(rank_per_mille) / sizeof(rank_per_mille[0])))
+
 /*
  * -f: the records overwrite a ring of blocks written once before the
  * run, so that each fdatasync() flushes data, not a growing file's
@@ -372,10 +376,7 @@ static void parse_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	pthread_t threads[MAX_THREADS];
-	/* p50, p99, p99.9 and the longest wait, in per mille of the samples. */
-	static const long rank_per_mille[] = { 500, 990, 999, 1000 };
-	long i, done = 0, kept, from = 0, min_ops = -1, max_ops = 0;
-	long rank[sizeof(rank_per_mille) / sizeof(rank_per_mille[0])];
+	long i, done = 0, kept, min_ops = -1, max_ops = 0, rank[NR_RANKS];
 	struct rusage usage_start, usage_end;
 	uint64_t start, elapsed;
 	double cpu;
@@ -430,13 +431,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "multimodal: no operation completed\n");
 		return 1;
 	}
-	for (i = 0; i < (long) (sizeof(rank) / sizeof(rank[0])); i++) {
-		rank[i] = kept * rank_per_mille[i] / 1000;
-		if (rank[i] >= kept)
-			rank[i] = kept - 1;
-		select_nth(latency_ns + from, kept - from, rank[i] - from);
-		from = rank[i];
-	}
+	select_per_mille(latency_ns, kept, rank_per_mille, NR_RANKS, rank);
 	printf("threads=%d ops=%ld seconds=%.3f ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f "
 	       "p99_us=%.2f p999_us=%.2f max_us=%.2f min_thread_ops=%ld max_thread_ops=%ld "
 	       "blocked=%ld\n",

@@ -12,8 +12,7 @@
 /*
  * Reorders @a[0..@n) so that a[@k] is the value it would have sorted,
  * none before it larger and none after it smaller (Hoare's
- * quickselect, expected O(n)). Percentiles taken in increasing order
- * can each select within the part after the previous one.
+ * quickselect, expected O(n)).
  */
 static inline void select_nth(uint64_t *a, long n, long k)
 {
@@ -42,6 +41,26 @@ static inline void select_nth(uint64_t *a, long n, long k)
 			lo = i;
 		else
 			return;
+	}
+}
+
+/*
+ * Puts at @rank[i] of @a[0..@n) (@n > 0) the value a sort would, for the
+ * @count ranks given in @per_mille of @n, increasing (1000: the
+ * largest); each is selected within the part after the previous one.
+ */
+static inline void select_per_mille(uint64_t *a, long n, const long *per_mille, int count,
+				    long *rank)
+{
+	long from = 0;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		rank[i] = n * per_mille[i] / 1000;
+		if (rank[i] >= n)
+			rank[i] = n - 1;
+		select_nth(a + from, n - from, rank[i] - from);
+		from = rank[i];
 	}
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * workloads/select_nth.h, which multimodal's percentiles rely on: on
- * random arrays, with and without repeated values, selected in turn at
- * increasing ranks as multimodal does, every selected value is the one
- * a sort puts there.
+ * random arrays, with and without repeated values, the ranks of
+ * multimodal's percentiles (select_per_mille()) are where they should be
+ * and hold the value a sort puts there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,21 +27,23 @@ static void check_ranks(long n, uint64_t range)
 
 	CHECK(a && sorted, "out of memory");
 	for (round = 0; round < 50; round++) {
+		static const long per_mille[] = { 500, 990, 999, 1000 };
 		long ranks[] = { n / 2, n * 99 / 100, n * 999 / 1000, n - 1 };
-		long from = 0;
+		long rank[ARRAY_SIZE(per_mille)];
 		size_t r;
 
 		for (long i = 0; i < n; i++)
 			a[i] = ((uint64_t) rand_r(&seed) << 31 ^ rand_r(&seed)) % range;
 		memcpy(sorted, a, n * sizeof(*a));
 		qsort(sorted, n, sizeof(*sorted), compare_u64);
+		select_per_mille(a, n, per_mille, ARRAY_SIZE(per_mille), rank);
 		for (r = 0; r < ARRAY_SIZE(ranks); r++) {
-			select_nth(a + from, n - from, ranks[r] - from);
+			CHECK(rank[r] == ranks[r], "n=%ld: rank %zu is %ld, expected %ld", n, r,
+			      rank[r], ranks[r]);
 			CHECK(a[ranks[r]] == sorted[ranks[r]],
 			      "n=%ld range=%llu round %d: rank %ld selected %llu, sorted %llu", n,
 			      (unsigned long long) range, round, ranks[r],
 			      (unsigned long long) a[ranks[r]], (unsigned long long) sorted[ranks[r]]);
-			from = ranks[r];
 		}
 	}
 	free(a);
