@@ -22,6 +22,8 @@
  * usage: multimodal [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK]
  *                   [-s SHORT_NS] [-l LONG_US] [-b BLOCK_US[:MAX_US]]
  *                   [-o OUTSIDE_NS[:MAX_NS]] [-d SECONDS] [-f FILE]
+ *                   [-c ITERATIONS_PER_MS]
+ *        multimodal -C
  *   -t threads (default 4)               -n operations in all (default 20000)
  *   -d run for SECONDS (decimal) instead of -n operations; the latency
  *      percentiles then come from the first MAX_SAMPLES operations
@@ -31,6 +33,12 @@
  *   A range MIN:MAX (-b, -o) draws each value uniformly from it.
  *   -f blocking sections write a record to FILE and fdatasync it (the
  *      -b range is then unused)
+ *   -c the busy loop's speed, in iterations per ms, in place of the
+ *      calibration at start-up; -C prints the calibration and exits.
+ *      vm-bench calibrates once per boot and gives every run the same
+ *      figure: under TCG the host's speed varied by up to 2x from one
+ *      second to the next, and each run's own calibration with it, which
+ *      made the ratio of two runs twice as noisy.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,6 +72,8 @@ static const long rank_per_mille[] = { 500, 990, 999, 1000 };
 #define RECORD_SLOTS 256
 /* The longest -b or -o: an hour, far from overflowing in ns. */
 #define MAX_RANGE_US 3600000000UL
+/* A busy loop a million times faster than today's (-c). */
+#define MAX_ITERATIONS_PER_MS 1000000000000UL
 
 struct config {
 	int threads;
@@ -96,8 +106,8 @@ static bool stop;
 static long samples;
 /* Lock acquisition latency of every operation, in ns. */
 static uint64_t *latency_ns;
-/* Calibrated busy-loop iterations per nanosecond (times 1024). */
-static unsigned long spins_per_ns_x1024;
+/* Busy-loop iterations per millisecond: calibrated, or given by -c. */
+static unsigned long iterations_per_ms;
 static long ops_done[MAX_THREADS];
 /* Counts entries to the section: its exclusion is checked, not assumed. */
 static long inside;
@@ -129,30 +139,40 @@ static void spin_iterations(unsigned long n)
 /* Busy on the CPU for about @ns, without reading the clock. */
 static void busy_ns(unsigned long ns)
 {
-	spin_iterations((ns * spins_per_ns_x1024) >> 10);
+	spin_iterations((unsigned __int128) ns * iterations_per_ms / 1000000);
 }
 
 /*
  * Against the thread's CPU time, not the wall clock: sections are CPU
  * work, which a co-runner (workloads/defs/multimodal-corunner.sh) only
  * stretches, as it would a real program's, and must not shorten by
- * taking the CPU during the calibration.
+ * taking the CPU during the calibration. The fastest of several trials:
+ * whatever else runs can only slow a trial down.
  */
-static void calibrate(void)
+#define CALIBRATION_TRIALS	8
+#define CALIBRATION_TRIAL_NS	4000000
+
+static unsigned long calibrate(void)
 {
-	unsigned long n = 1 << 20;
-	uint64_t elapsed;
+	unsigned long n = 1 << 16, best = 0, speed;
+	uint64_t start, elapsed;
+	int i;
 
 	do {
-		uint64_t start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-
+		n *= 2;
+		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		spin_iterations(n);
 		elapsed = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start;
-		n *= 2;
-	} while (elapsed < 20000000);
-	spins_per_ns_x1024 = ((n / 2) << 10) / elapsed;
-	if (!spins_per_ns_x1024)
-		spins_per_ns_x1024 = 1;
+	} while (elapsed < CALIBRATION_TRIAL_NS);
+	for (i = 0; i < CALIBRATION_TRIALS; i++) {
+		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		spin_iterations(n);
+		elapsed = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+		speed = (unsigned __int128) n * 1000000 / (elapsed ? elapsed : 1);
+		if (speed > best)
+			best = speed;
+	}
+	return best ? best : 1;
 }
 
 static void sleep_ns(unsigned long ns)
@@ -278,8 +298,9 @@ static double seconds(struct timeval tv)
 static void usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [-t THREADS] [-n OPS] [-m SHORT:LONG:BLOCK] [-s SHORT_NS] "
-		"[-l LONG_US] [-b BLOCK_US[:MAX_US]] [-o OUTSIDE_NS[:MAX_NS]] [-d SECONDS] [-f FILE]\n",
-		prog);
+		"[-l LONG_US] [-b BLOCK_US[:MAX_US]] [-o OUTSIDE_NS[:MAX_NS]] [-d SECONDS] [-f FILE] "
+		"[-c ITERATIONS_PER_MS]\n       %s -C\n",
+		prog, prog);
 	exit(2);
 }
 
@@ -324,7 +345,7 @@ static void parse_args(int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:n:m:s:l:b:o:d:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:l:b:o:d:f:c:C")) != -1) {
 		switch (opt) {
 		case 't':
 			cfg.threads = parse_ulong(optarg, argv[0]);
@@ -361,6 +382,14 @@ static void parse_args(int argc, char **argv)
 		case 'f':
 			cfg.sync_path = optarg;
 			break;
+		case 'c':
+			iterations_per_ms = parse_ulong(optarg, argv[0]);
+			if (!iterations_per_ms || iterations_per_ms > MAX_ITERATIONS_PER_MS)
+				usage(argv[0]);
+			break;
+		case 'C':
+			printf("iterations_per_ms=%lu\n", calibrate());
+			exit(0);
 		default:
 			usage(argv[0]);
 		}
@@ -397,7 +426,8 @@ int main(int argc, char **argv)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if (cfg.sync_path)
 		open_sync_file();
-	calibrate();
+	if (!iterations_per_ms)
+		iterations_per_ms = calibrate();
 
 	getrusage(RUSAGE_SELF, &usage_start);
 	start = now_ns();
@@ -434,10 +464,9 @@ int main(int argc, char **argv)
 	select_per_mille(latency_ns, kept, rank_per_mille, NR_RANKS, rank);
 	printf("threads=%d ops=%ld seconds=%.3f ops_per_sec=%.1f cpu_ns_per_op=%.0f p50_us=%.2f "
 	       "p99_us=%.2f p999_us=%.2f max_us=%.2f min_thread_ops=%ld max_thread_ops=%ld "
-	       "blocked=%ld\n",
+	       "blocked=%ld iterations_per_ms=%lu\n",
 	       cfg.threads, done, elapsed / 1e9, done * 1e9 / elapsed, cpu * 1e9 / done,
 	       latency_ns[rank[0]] / 1e3, latency_ns[rank[1]] / 1e3, latency_ns[rank[2]] / 1e3,
-	       latency_ns[rank[3]] / 1e3, min_ops, max_ops,
-	       blocked);
+	       latency_ns[rank[3]] / 1e3, min_ops, max_ops, blocked, iterations_per_ms);
 	return 0;
 }

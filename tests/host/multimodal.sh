@@ -35,17 +35,25 @@ else
 	echo "FAIL multimodal/fsync_file_error_named: status $rc: $(tr '\n' ' ' <"$dir/out")"
 fi
 
-bad=
-for range in "-o 5:4" "-b 1:2:3" "-b 5:" "-o 0:18446744073709551615"; do
-	# shellcheck disable=SC2086 # the option and its value
-	rc=0 && "$multimodal" -t 1 -n 10 $range >/dev/null 2>&1 || rc=$?
-	[ "$rc" = 2 ] || bad="$bad '$range' (status $rc)"
-done
-if [ -z "$bad" ]; then
-	echo "PASS multimodal/bad_ranges_rejected"
-else
-	echo "FAIL multimodal/bad_ranges_rejected:$bad"
-fi
+# Test $1 passes if each of $2... (an option and its value) is refused
+# with the usage, status 2.
+check_rejected() {
+	name=$1
+	shift
+	bad=
+	for args in "$@"; do
+		# shellcheck disable=SC2086 # the option and its value
+		rc=0 && "$multimodal" -t 1 -n 10 $args >/dev/null 2>&1 || rc=$?
+		[ "$rc" = 2 ] || bad="$bad '$args' (status $rc)"
+	done
+	if [ -z "$bad" ]; then
+		echo "PASS multimodal/$name"
+	else
+		echo "FAIL multimodal/$name:$bad"
+	fi
+}
+
+check_rejected bad_ranges_rejected "-o 5:4" "-b 1:2:3" "-b 5:" "-o 0:18446744073709551615"
 
 # Its sleeps last what they ask for: the default 50 us of timer slack
 # would make the sweep's 20 us sleeps about 85 us.
@@ -55,3 +63,22 @@ if grep -q 'PR_SET_TIMERSLACK, 1' "$dir/trace"; then
 else
 	echo "FAIL multimodal/timer_slack_set: $(tr '\n' ' ' <"$dir/trace")"
 fi
+
+# -C prints the calibration (busy-loop iterations per ms), and -c uses one
+# given: at 1 iteration per ms, 200 sections of a nominal 100 ms take no
+# time, where the program's own calibration would make them 20 s.
+cal=$("$multimodal" -C 2>&1 | sed -n 's/^iterations_per_ms=\([1-9][0-9]*\)$/\1/p')
+if [ -n "$cal" ]; then
+	echo "PASS multimodal/calibration_printed: $cal iterations per ms"
+else
+	echo "FAIL multimodal/calibration_printed: $("$multimodal" -C 2>&1 | tr '\n' ' ')"
+fi
+out=$(timeout 60 "$multimodal" -t 1 -n 200 -m 0:100:0 -l 100000 -c 1 2>&1) || true
+secs=$(echo "$out" | sed -n 's/.* seconds=\([0-9]*\)\..*/\1/p')
+if echo "$out" | grep -q ' iterations_per_ms=1$' && [ -n "$secs" ] && [ "$secs" -lt 5 ]; then
+	echo "PASS multimodal/calibration_given_used: ${secs}s"
+else
+	echo "FAIL multimodal/calibration_given_used: $out"
+fi
+check_rejected bad_calibration_rejected "-c 0" "-c abc" "-c -5" "-c 1x" "-c 1000000000001" \
+	"-c 18446744073709551616"

@@ -18,5 +18,5 @@ description="multimodal 90:9:1 with fdatasync on a virtio disk in place of the s
 expect_blocked=1
 wl_command() {
 	echo "sh -c 'grep -q \" /mnt/disk ext4 \" /proc/mounts || { echo no disk mounted on /mnt/disk; exit 1; };
-		exec /workloads/multimodal -t $1 -d $2 $multimodal_args -f /mnt/disk/multimodal.log'"
+		exec /workloads/multimodal -t $1 -d $2 $(multimodal_options) -f /mnt/disk/multimodal.log'"
 }

@@ -5,7 +5,9 @@ description="timed run, mix 90:9:1 of 100 ns / 20 us / 0.1-1 ms asleep"
 part=locks
 min_threads=1
 multimodal_args="-m 90:9:1"
-wl_command() { echo "/workloads/multimodal -t $1 -d $2 $multimodal_args"; }
+# run-bench.sh calibrates the busy loop once per boot (multimodal -c).
+multimodal_options() { echo "${multimodal_calibration:+-c $multimodal_calibration }$multimodal_args"; }
+wl_command() { echo "/workloads/multimodal -t $1 -d $2 $(multimodal_options)"; }
 # It measures itself over its own interval, without its start-up calibration;
 # fairness is its fewest over its most operations of a thread. A
 # definition whose holders must block (expect_blocked=1) fails a run in
