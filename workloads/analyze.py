@@ -234,9 +234,35 @@ CONTRACT_OPS, CONTRACT_OPS_LOW, CONTRACT_CPU = 0.97, 0.95, 1.10
 CONTRACT_MIN_PAIRS = 4
 
 
+BEYOND = ", interval beyond the bound"
+# Past this many pairs, a cell's spread is reported as too wide to show
+# the contract at all.
+CONTRACT_MAX_PAIRS = 1000
+
+
+def pairs_to_show(comparison, bound):
+    """
+    The fewest pairs whose interval, with @comparison's estimate and
+    spread, would have its low end at @bound or above; None if none up to
+    CONTRACT_MAX_PAIRS would.
+    """
+    margin = math.log(comparison.estimate / bound)
+    spread = statistics.stdev(math.log(r) for r in comparison.ratios)
+    for n in range(2, CONTRACT_MAX_PAIRS + 1):
+        if t_975(n - 1) * spread / math.sqrt(n) <= margin:
+            return n
+    return None
+
+
 def contract_table(out, cells, results):
-    """Whether the default policy keeps the contract in each cell."""
-    rows, held, judged = [], 0, 0
+    """
+    Whether the default policy keeps the contract in each cell: it holds;
+    it fails, an estimate past a bound, marked where the whole interval
+    is past it; or its estimates keep it but the throughput interval is
+    too wide to show it, in which case the row says how many pairs of
+    the same spread would.
+    """
+    rows, held, failed, failed_beyond, judged = [], 0, 0, 0, 0
     for w, t in cells:
         ops = results.get(("ops_per_sec", w, t, DEFAULT_POLICY))
         if not ops or ops.n < 2:
@@ -247,21 +273,42 @@ def contract_table(out, cells, results):
             continue
         judged += 1
         cpu = results.get(("cpu_ns_per_op", w, t, DEFAULT_POLICY))
-        broken = []
-        if ops.estimate < CONTRACT_OPS or ops.low < CONTRACT_OPS_LOW:
-            broken.append(f"throughput {ops.interval()}")
+        broken, beyond = [], False
+        if ops.estimate < CONTRACT_OPS:
+            shown = ops.high < CONTRACT_OPS
+            beyond |= shown
+            broken.append(f"throughput {ops.interval()}{BEYOND if shown else ''}")
         faster = ops.verdict("faster", "slower") == "faster"
         if not faster and cpu and cpu.n >= 2 and cpu.estimate > CONTRACT_CPU:
-            broken.append(f"CPU/op {cpu.interval()} while not faster")
-        held += not broken
-        rows.append(f"| {w} | {t} | {'FAILS: ' + '; '.join(broken) if broken else 'holds'} |")
+            shown = cpu.low > CONTRACT_CPU
+            beyond |= shown
+            broken.append(f"CPU/op {cpu.interval()}{BEYOND if shown else ''} while not faster")
+        if broken:
+            failed += 1
+            failed_beyond += beyond
+            verdict_text = "FAILS: " + "; ".join(broken)
+        elif ops.low < CONTRACT_OPS_LOW:
+            needed = pairs_to_show(ops, CONTRACT_OPS_LOW)
+            verdict_text = (f"not shown: throughput {ops.interval()}; " +
+                            (f"{needed} pairs of this spread would show it" if needed else
+                             f"more than {CONTRACT_MAX_PAIRS} pairs of this spread would show it"))
+        else:
+            held += 1
+            verdict_text = "holds"
+        rows.append(f"| {w} | {t} | {verdict_text} |")
     if not rows:
         return
+    unshown = judged - held - failed
     out.append(f"## The contract, {DEFAULT_POLICY} against glibc: {held} of {judged} "
-               f"cells hold{f', {len(rows) - judged} not judged' if len(rows) > judged else ''}\n")
+               f"cells hold, {failed} fail{'s' if failed == 1 else ''} "
+               f"({failed_beyond} with the interval beyond the bound), {unshown} not shown "
+               f"by {'its interval' if unshown == 1 else 'their intervals'}"
+               f"{f', {len(rows) - judged} not judged' if len(rows) > judged else ''}\n")
     out.append(f"Throughput at least {CONTRACT_OPS} of glibc's, with the 95% interval's low "
                f"end at least {CONTRACT_OPS_LOW}; where not faster, CPU per operation at most "
-               f"{CONTRACT_CPU} of glibc's.\n")
+               f"{CONTRACT_CPU} of glibc's. A cell fails where an estimate is past a bound, "
+               f"and is not shown where the estimates keep the contract but the throughput "
+               f"interval reaches below {CONTRACT_OPS_LOW}.\n")
     out.append("| workload | threads | verdict |")
     out.append("|---|---|---|")
     out.extend(rows)
