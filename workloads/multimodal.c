@@ -35,10 +35,11 @@
  *      -b range is then unused)
  *   -c the busy loop's speed, in iterations per ms, in place of the
  *      calibration at start-up; -C prints the calibration and exits.
- *      vm-bench calibrates once per boot and gives every run the same
- *      figure: under TCG the host's speed varied by up to 2x from one
- *      second to the next, and each run's own calibration with it, which
- *      made the ratio of two runs twice as noisy.
+ *      vm-bench's guest side (run-bench.sh) calibrates once per boot and
+ *      gives every run the same figure: under TCG the calibration of one
+ *      run could be twice that of the next, as the host's speed varied
+ *      from one 50 ms to the next, which made the ratio of two runs
+ *      twice as noisy.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -70,7 +71,10 @@ static const long rank_per_mille[] = { 500, 990, 999, 1000 };
  */
 #define RECORD_SIZE 4096
 #define RECORD_SLOTS 256
-/* The longest -b or -o: an hour, far from overflowing in ns. */
+/*
+ * The longest -s, -l, -b or -o: an hour, far from overflowing in ns, and
+ * in busy-loop iterations at up to MAX_ITERATIONS_PER_MS.
+ */
 #define MAX_RANGE_US 3600000000UL
 /* A busy loop a million times faster than today's (-c). */
 #define MAX_ITERATIONS_PER_MS 1000000000000UL
@@ -360,9 +364,14 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 's':
 			cfg.short_ns = parse_ulong(optarg, argv[0]);
+			if (cfg.short_ns > MAX_RANGE_US * 1000)
+				usage(argv[0]);
 			break;
 		case 'l':
-			cfg.long_ns = parse_ulong(optarg, argv[0]) * 1000;
+			cfg.long_ns = parse_ulong(optarg, argv[0]);
+			if (cfg.long_ns > MAX_RANGE_US)
+				usage(argv[0]);
+			cfg.long_ns *= 1000;
 			break;
 		case 'b':
 			parse_range(optarg, argv[0], MAX_RANGE_US, &lo, &hi);

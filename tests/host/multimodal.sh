@@ -53,7 +53,8 @@ check_rejected() {
 	fi
 }
 
-check_rejected bad_ranges_rejected "-o 5:4" "-b 1:2:3" "-b 5:" "-o 0:18446744073709551615"
+check_rejected bad_ranges_rejected "-o 5:4" "-b 1:2:3" "-b 5:" "-o 0:18446744073709551615" \
+	"-l 3600000001" "-s 3600000000001"
 
 # Its sleeps last what they ask for: the default 50 us of timer slack
 # would make the sweep's 20 us sleeps about 85 us.
