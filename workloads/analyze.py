@@ -128,11 +128,19 @@ class Comparison:
         return f"{self.interval()} {self.verdict(above, below)}"
 
 
-def load(path):
+def load(paths):
+    """
+    The successful and the failed runs of the results files @paths. Runs
+    pair within a file only: with more than one, boot b of the ith file
+    becomes boot "i.b".
+    """
     rows, failed = [], []
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            (rows if row["status"] == "ok" else failed).append(row)
+    for i, path in enumerate(paths, 1):
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                if len(paths) > 1:
+                    row["boot"] = f"{i}.{row.get('boot') or '1'}"
+                (rows if row["status"] == "ok" else failed).append(row)
     return rows, failed
 
 
@@ -189,7 +197,7 @@ def design_table(out, rows, cells):
         taken = {len(p) for p in positions.values()}
         note = (f"{min(taken)}{'' if len(taken) == 1 else f' to {max(taken)}'} of {order}"
                 if positions else "not recorded")
-        out.append(f"| {w} | {t} | {len({r['rep'] for r in cell})} | "
+        out.append(f"| {w} | {t} | {len({pair_key(r) for r in cell})} | "
                    f"{len({r.get('boot') or '1' for r in cell})} | {npol} | {note} |")
     positions = positions_taken(lock_rows)
     if positions:
@@ -591,13 +599,14 @@ def main(argv):
                         help="the command that produced the results, for the summary")
     parser.add_argument("--kernel-cost", metavar="CSV",
                         help="kernel-cost.csv of workloads/kernel-cost-icount.sh, if it ran")
-    parser.add_argument("results")
+    parser.add_argument("results", nargs="+",
+                        help="results.csv of vm-bench; several are pooled, paired within each")
     parser.add_argument("output_dir")
     args = parser.parse_args(argv)
 
     rows, failed = load(args.results)
     if not rows:
-        print(f"analyze: no successful runs in {args.results}", file=sys.stderr)
+        print(f"analyze: no successful runs in {' '.join(args.results)}", file=sys.stderr)
         return 1
     values = collect(rows)
     kernels_of = defaultdict(set)
@@ -620,6 +629,9 @@ def main(argv):
            "the interval excludes 1, the same rule for every policy. Under TCG every "
            "instruction is emulated and system calls and context switches are dilated "
            "unevenly: compare ratios, not absolute numbers.\n"]
+    if len(args.results) > 1:
+        out.append(f"Pooled from {len(args.results)} result files, each file's boot b "
+                   f"renamed i.b: {', '.join(f'{i} {p}' for i, p in enumerate(args.results, 1))}.\n")
     cells, policies, results = lock_tables(out, failed, values, lock_workloads)
     if cells:
         design_table(out, rows + failed, cells)

@@ -258,6 +258,20 @@ else
 	fail "contract table's outcomes wrong, missing$missing: $(grep -A 10 '^## The contract' "$dir/contract/summary.md" | tr '\n' ' ')"
 fi
 
+# Results of several runs pooled: analyze.py takes more than one
+# results.csv, and pairs runs within a file only (each file's boots become
+# "file.boot"), so two copies of the contract's cells give 16 pairs each
+# from 2 boots, and the wide cell's interval narrows to [0.949, 1.054].
+mkdir "$dir/pooled"
+python3 "$top/workloads/analyze.py" "$dir/contract.csv" "$dir/contract.csv" "$dir/pooled" >/dev/null 2>&1 || true
+if grep -q '^| wide | 2 | 16 | 2 | 2 |' "$dir/pooled/summary.md" &&
+	grep -q '^| wide | 2 | not shown: throughput 1\.000 \[0\.949, 1\.054\];' "$dir/pooled/summary.md" &&
+	grep -q '^Pooled from 2 result files' "$dir/pooled/summary.md"; then
+	pass "results of two runs pooled, paired within each"
+else
+	fail "pooled results wrong: $(grep -e '^| wide | 2 |' -e '^Pooled' "$dir/pooled/summary.md" | tr '\n' ' ')"
+fi
+
 # Coverage with the few repetitions of a quick profile: 200 cells of 4
 # paired repetitions (2 boots x 2) where a policy equals glibc and
 # another is 25% faster, 4% noise per run. A 95% interval excludes 1 for
