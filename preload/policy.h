@@ -17,7 +17,11 @@
 
 /* One thread waiting for one mutex, from its first failed attempt. */
 struct waiter {
-	/* Monotonic times: the first failed attempt, the caller's deadline. */
+	/*
+	 * Monotonic times: the start of the wait (0 until the clock is first
+	 * read, at a timed spin, a deadline or the first sleep), the
+	 * caller's deadline.
+	 */
 	unsigned long long start_ns;
 	unsigned long long deadline_ns;
 	/* End of the current spin phase: its time bound, or the deadline. */
@@ -85,12 +89,15 @@ static inline bool policy_is_time_bounded(void)
 /* A spin phase ends at its bound, and never after the caller's deadline. */
 static inline void waiter_start_spin(struct waiter *w)
 {
-	unsigned long long bound;
+	unsigned long long now, bound;
 
 	w->spins = 0;
 	w->phase_end_ns = w->deadline_ns;
 	if (policy_is_time_bounded()) {
-		bound = now_ns() + adaptive_config.spin_ns;
+		now = now_ns();
+		if (!w->start_ns)
+			w->start_ns = now;
+		bound = now + adaptive_config.spin_ns;
 		if (bound < w->phase_end_ns)
 			w->phase_end_ns = bound;
 	}
