@@ -127,9 +127,11 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 		       clockid_t clockid, const struct timespec *abstime)
 {
 	int *word = &m->__data.__lock;
+	/* futex never spins: it waits as glibc's __lll_lock_wait does. */
+	bool spins = adaptive_config.policy != POLICY_FUTEX;
 	int ret;
 
-	if (waiter_spin(m, w, self, 1)) {
+	if (spins && waiter_spin(m, w, self, 1)) {
 		stat_inc(self, STAT_SPIN_WIN);
 		return 0;
 	}
@@ -144,7 +146,7 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 		ret = waiter_sleep(word, clockid, abstime);
 		if (ret)
 			return ret;
-		if (waiter_spin(m, w, self, 2))
+		if (spins && waiter_spin(m, w, self, 2))
 			return 0;
 	}
 	return 0;
