@@ -75,9 +75,8 @@ static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_thread *self,
 			int val)
 {
-	bool single = policy_single_spinner();
 	enum spin_verdict verdict;
-	bool taken = false;
+	bool claimed, taken = false;
 
 	/*
 	 * A free word needs no spin phase, and so no clock read and no
@@ -90,10 +89,13 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		stat_inc(self, STAT_CPU_CONTENDED);
 		return false;
 	}
-	if (single && !mutex_claim_spinner(m))
-		return false;
 	waiter_start_spin(w);
-	while ((verdict = waiter_spin_verdict(w, m)) == SPIN_ON) {
+	verdict = waiter_spin_verdict(w, m);
+	/* Only a waiter that is to spin claims the spinner mark. */
+	claimed = verdict == SPIN_ON && policy_single_spinner();
+	if (claimed && !mutex_claim_spinner(m))
+		return false;
+	for (; verdict == SPIN_ON; verdict = waiter_spin_verdict(w, m)) {
 		if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) &&
 		    lock_word_take(m, val)) {
 			taken = true;
@@ -101,7 +103,7 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		}
 		__builtin_ia32_pause();
 	}
-	if (single)
+	if (claimed)
 		mutex_release_spinner(m);
 	if (!taken)
 		count_spin_end(self, w, verdict);

@@ -89,18 +89,27 @@ static inline bool policy_is_time_bounded(void)
 /* A spin phase ends at its bound, and never after the caller's deadline. */
 static inline void waiter_start_spin(struct waiter *w)
 {
-	unsigned long long now, bound;
-
 	w->spins = 0;
 	w->phase_end_ns = w->deadline_ns;
-	if (policy_is_time_bounded()) {
-		now = now_ns();
-		if (!w->start_ns)
-			w->start_ns = now;
-		bound = now + adaptive_config.spin_ns;
-		if (bound < w->phase_end_ns)
-			w->phase_end_ns = bound;
-	}
+}
+
+/*
+ * The time bound starts at a phase's first spin, not before its first
+ * verdict: a waiter that sleeps at once, its owner off CPU, reads no
+ * clock for it.
+ */
+static inline void spin_phase_bound(struct waiter *w)
+{
+	unsigned long long now, bound;
+
+	if (w->spins || !policy_is_time_bounded())
+		return;
+	now = now_ns();
+	if (!w->start_ns)
+		w->start_ns = now;
+	bound = now + adaptive_config.spin_ns;
+	if (bound < w->phase_end_ns)
+		w->phase_end_ns = bound;
 }
 
 /* Reading the clock costs about as much as a pause: look every 16 spins. */
@@ -111,12 +120,14 @@ static inline bool spin_past_phase_end(struct waiter *w)
 
 static inline enum spin_verdict spin_within_time(struct waiter *w)
 {
+	spin_phase_bound(w);
 	w->spins++;
 	return spin_past_phase_end(w) ? SPIN_STOP_BOUND : SPIN_ON;
 }
 
 static inline enum spin_verdict spin_within_count(struct waiter *w)
 {
+	spin_phase_bound(w);
 	if (w->spins++ >= adaptive_config.spin_count)
 		return SPIN_STOP_BOUND;
 	if (w->deadline_ns != NO_DEADLINE && spin_past_phase_end(w))
