@@ -3,8 +3,9 @@
  * The heir's side and the unlocker's side of the handoff (handoff.h).
  *
  * The bound it gives: a waiter that has waited B (ADAPTIVE_STARVE_US),
- * counted from its first spin or sleep (mutex.c reads the clock no
- * sooner, at most one spin phase after its first failed attempt),
+ * counted from entry for a timed lock, else from its first time-bounded
+ * spin or its first sleep (after at most one phase bounded by the spin
+ * count: mutex.c reads the clock no sooner),
  * claims the heir word at its next wake-up that finds it free and a
  * grant interval I past the mutex's last grant, and is granted the lock
  * by the next unlock through libadaptive. I = max(B, 64 L), where L is

@@ -76,7 +76,7 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 			int val)
 {
 	enum spin_verdict verdict;
-	bool claimed, taken = false;
+	bool claimed, fallback, taken = false;
 
 	/*
 	 * A free word needs no spin phase, and so no clock read and no
@@ -90,11 +90,17 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		return false;
 	}
 	waiter_start_spin(w);
+	fallback = w->fallback;
 	verdict = waiter_spin_verdict(w, m);
-	/* Only a waiter that is to spin claims the spinner mark. */
+	/*
+	 * Only a waiter that is to spin claims the spinner mark; one that
+	 * loses it did not spin, nor fall back to the spin count.
+	 */
 	claimed = verdict == SPIN_ON && policy_single_spinner();
-	if (claimed && !mutex_claim_spinner(m))
+	if (claimed && !mutex_claim_spinner(m)) {
+		w->fallback = fallback;
 		return false;
+	}
 	for (; verdict == SPIN_ON; verdict = waiter_spin_verdict(w, m)) {
 		if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) &&
 		    lock_word_take(m, val)) {
@@ -117,8 +123,8 @@ static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abs
 }
 
 /*
- * A newcomer spins, and takes the free word with 1: it leaves no
- * sleeper behind. Unless it takes the lock spinning, it then queues:
+ * A newcomer spins (except under futex), and takes the free word with
+ * 1: it leaves no sleeper behind. Unless it takes the lock so, it queues:
  * from there on it takes the word with 2 only, since other sleepers may
  * remain that the next unlock must wake (glibc-mutex.h). Once it has
  * waited past the starvation bound, it becomes the heir when it can,

@@ -19,8 +19,8 @@
 struct waiter {
 	/*
 	 * Monotonic times: the start of the wait (0 until the clock is first
-	 * read, at a timed spin, a deadline or the first sleep), the
-	 * caller's deadline.
+	 * read: on entry for a timed call, else at its first time-bounded
+	 * spin or its first sleep), the caller's deadline.
 	 */
 	unsigned long long start_ns;
 	unsigned long long deadline_ns;
@@ -86,7 +86,10 @@ static inline bool policy_is_time_bounded(void)
 	}
 }
 
-/* A spin phase ends at its bound, and never after the caller's deadline. */
+/*
+ * A spin phase ends at the caller's deadline, or sooner at its time
+ * bound (spin_phase_bound()) or its count.
+ */
 static inline void waiter_start_spin(struct waiter *w)
 {
 	w->spins = 0;
