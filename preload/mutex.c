@@ -83,7 +83,7 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	 * spinner claim: the common case of a sleeper woken by an unlock,
 	 * whose every instruction adds to the handoff's latency.
 	 */
-	if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) && lock_word_take(m, val))
+	if (lock_word_take_free(m, val))
 		return true;
 	if (waiter_cpu_contended(w)) {
 		stat_inc(self, STAT_CPU_CONTENDED);
@@ -102,8 +102,7 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		return false;
 	}
 	for (; verdict == SPIN_ON; verdict = waiter_spin_verdict(w, m)) {
-		if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) &&
-		    lock_word_take(m, val)) {
+		if (lock_word_take_free(m, val)) {
 			taken = true;
 			break;
 		}
@@ -135,8 +134,7 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 		       clockid_t clockid, const struct timespec *abstime)
 {
 	int *word = &m->__data.__lock;
-	/* futex never spins: it waits as glibc's __lll_lock_wait does. */
-	bool spins = adaptive_config.policy != POLICY_FUTEX;
+	bool spins = policy_spins();
 	int ret;
 
 	if (spins && waiter_spin(m, w, self, 1)) {

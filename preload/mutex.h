@@ -43,6 +43,15 @@ static inline bool lock_word_take(pthread_mutex_t *m, int val)
 }
 
 /*
+ * Take the word with @val if it is free, reading it first so that a
+ * spinner does not write the line while the owner holds it.
+ */
+static inline bool lock_word_take_free(pthread_mutex_t *m, int val)
+{
+	return !__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) && lock_word_take(m, val);
+}
+
+/*
  * Release a word of 1. An heir makes the word 2 before it sleeps, so
  * that an unlock that finds 1 has no heir to grant the lock to: one that
  * claimed the heir word meanwhile finds the word free and takes it.

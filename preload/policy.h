@@ -73,6 +73,12 @@ static inline bool policy_single_spinner(void)
 	       adaptive_config.policy == POLICY_SPIN_SINGLE;
 }
 
+/* futex never spins: its waiters wait as glibc's __lll_lock_wait does. */
+static inline bool policy_spins(void)
+{
+	return adaptive_config.policy != POLICY_FUTEX;
+}
+
 static inline bool policy_is_time_bounded(void)
 {
 	switch (adaptive_config.policy) {
