@@ -156,22 +156,26 @@ static void busy_ns(unsigned long ns)
 #define CALIBRATION_TRIALS	8
 #define CALIBRATION_TRIAL_NS	4000000
 
+/* The thread's CPU time, in ns, of @n iterations of the busy loop. */
+static uint64_t iterations_cpu_ns(unsigned long n)
+{
+	uint64_t start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	spin_iterations(n);
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+}
+
 static unsigned long calibrate(void)
 {
 	unsigned long n = 1 << 16, best = 0, speed;
-	uint64_t start, elapsed;
+	uint64_t elapsed;
 	int i;
 
-	do {
+	do
 		n *= 2;
-		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		spin_iterations(n);
-		elapsed = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start;
-	} while (elapsed < CALIBRATION_TRIAL_NS);
+	while (iterations_cpu_ns(n) < CALIBRATION_TRIAL_NS);
 	for (i = 0; i < CALIBRATION_TRIALS; i++) {
-		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		spin_iterations(n);
-		elapsed = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+		elapsed = iterations_cpu_ns(n);
 		speed = (unsigned __int128) n * 1000000 / (elapsed ? elapsed : 1);
 		if (speed > best)
 			best = speed;
