@@ -278,21 +278,21 @@ def pairs_to_show(comparison, bound):
 def contract_verdict(ops, cpu):
     """
     The contract in one cell, from the default policy's throughput and
-    CPU comparisons with glibc: it holds; it fails, where an interval is
-    wholly past a bound; or neither is shown.
+    CPU comparisons with glibc, as (outcome, text): it holds; it fails,
+    where an interval is wholly past a bound; or neither is shown.
     """
     cpu_applies = (ops.verdict("faster", "slower") != "faster" and cpu is not None and
                    cpu.n >= 2)
     cpu_over = cpu_applies and cpu.estimate > CONTRACT_CPU
     if ops.estimate >= CONTRACT_OPS and ops.low >= CONTRACT_OPS_LOW and not cpu_over:
-        return "holds"
+        return "holds", "holds"
     broken = []
     if ops.high < CONTRACT_OPS:
         broken.append(f"throughput {ops.interval()}")
     if cpu_applies and cpu.low > CONTRACT_CPU:
         broken.append(f"CPU/op {cpu.interval()} while not faster")
     if broken:
-        return "FAILS: " + "; ".join(broken)
+        return "FAILS", "FAILS: " + "; ".join(broken)
     unshown = []
     if ops.estimate < CONTRACT_OPS:
         unshown.append(f"throughput {ops.interval()}, below {CONTRACT_OPS}")
@@ -303,7 +303,7 @@ def contract_verdict(ops, cpu):
                        " of this spread would show it 4 times in 5")
     if cpu_over:
         unshown.append(f"CPU/op {cpu.interval()} while not faster")
-    return "not shown: " + "; ".join(unshown)
+    return "not shown", "not shown: " + "; ".join(unshown)
 
 
 def contract_table(out, cells, results):
@@ -318,10 +318,10 @@ def contract_table(out, cells, results):
             rows.append(f"| {w} | {t} | not judged: {ops.n} pairs, fewer than "
                         f"{CONTRACT_MIN_PAIRS} (PROFILE=contract has 8) |")
             continue
-        verdict_text = contract_verdict(ops, results.get(("cpu_ns_per_op", w, t,
-                                                          DEFAULT_POLICY)))
-        outcomes[verdict_text.split(":")[0]] += 1
-        rows.append(f"| {w} | {t} | {verdict_text} |")
+        outcome, text = contract_verdict(ops, results.get(("cpu_ns_per_op", w, t,
+                                                         DEFAULT_POLICY)))
+        outcomes[outcome] += 1
+        rows.append(f"| {w} | {t} | {text} |")
     if not rows:
         return
     judged, failed, unjudged = (len(rows) - outcomes["not judged"], outcomes["FAILS"],
