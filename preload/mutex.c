@@ -76,7 +76,7 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 			int val)
 {
 	enum spin_verdict verdict;
-	bool claimed, fallback, taken = false;
+	bool claimed, taken = false;
 
 	/*
 	 * A free word needs no spin phase, and so no clock read and no
@@ -90,18 +90,15 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		return false;
 	}
 	waiter_start_spin(w);
-	fallback = w->fallback;
 	verdict = waiter_spin_verdict(w, m);
-	/*
-	 * Only a waiter that is to spin claims the spinner mark; one that
-	 * loses it did not spin, nor fall back to the spin count.
-	 */
-	claimed = verdict == SPIN_ON && policy_single_spinner();
-	if (claimed && !mutex_claim_spinner(m)) {
-		w->fallback = fallback;
+	/* Only a waiter that is to spin claims the spinner mark. */
+	claimed = verdict_spins(verdict) && policy_single_spinner();
+	if (claimed && !mutex_claim_spinner(m))
 		return false;
-	}
-	for (; verdict == SPIN_ON; verdict = waiter_spin_verdict(w, m)) {
+	for (; verdict_spins(verdict); verdict = waiter_spin_verdict(w, m)) {
+		/* Here, not at the first verdict: a waiter that lost the mark did not spin. */
+		if (verdict == SPIN_ON_BLIND)
+			w->fallback = true;
 		if (lock_word_take_free(m, val)) {
 			taken = true;
 			break;
@@ -138,7 +135,9 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 	int ret;
 
 	if (spins && waiter_spin(m, w, self, 1)) {
-		stat_inc(self, STAT_SPIN_WIN);
+		/* A word found free before any spin ended the wait without one. */
+		if (w->spins)
+			stat_inc(self, STAT_SPIN_WIN);
 		return 0;
 	}
 	/* Queued: from here on, the word is taken with 2. */

@@ -28,7 +28,7 @@ struct waiter {
 	unsigned long long phase_end_ns;
 	/* Iterations of the current spin phase. */
 	unsigned int spins;
-	/* It spun against an owner whose state it could not find. */
+	/* It spun on an owner whose state it could not find (SPIN_ON_BLIND). */
 	bool fallback;
 	/* Its own state under the sched-state policies, NULL otherwise or if none. */
 	const struct rseq_abi_sched_state *own;
@@ -39,6 +39,11 @@ struct waiter {
 
 enum spin_verdict {
 	SPIN_ON,
+	/*
+	 * Spin on by the spin-count budget: the sched-state policies' fallback
+	 * for an owner whose state they cannot find.
+	 */
+	SPIN_ON_BLIND,
 	/*
 	 * The owner cannot release the lock soon: it is not on a CPU (or it
 	 * is the waiter itself, counted alike).
@@ -127,6 +132,11 @@ static inline bool spin_past_phase_end(struct waiter *w)
 	return !(w->spins & 15) && now_ns() >= w->phase_end_ns;
 }
 
+static inline bool verdict_spins(enum spin_verdict verdict)
+{
+	return verdict == SPIN_ON || verdict == SPIN_ON_BLIND;
+}
+
 static inline enum spin_verdict spin_within_time(struct waiter *w)
 {
 	spin_phase_bound(w);
@@ -169,6 +179,7 @@ static inline bool waiter_cpu_contended(const struct waiter *w)
 static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthread_mutex_t *m)
 {
 	const struct rseq_abi_sched_state *owner;
+	enum spin_verdict verdict;
 	int owner_tid;
 
 	switch (adaptive_config.policy) {
@@ -189,8 +200,8 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 			return SPIN_STOP_OWNER_OFF_CPU;
 		owner = sched_state_of(owner_tid);
 		if (!owner) {
-			w->fallback = true;
-			return spin_within_count(w);
+			verdict = spin_within_count(w);
+			return verdict == SPIN_ON ? SPIN_ON_BLIND : verdict;
 		}
 		if (!sched_state_on_cpu(owner))
 			return SPIN_STOP_OWNER_OFF_CPU;

@@ -16,7 +16,10 @@
 enum stat_counter {
 	/* Mutexes taken by libadaptive: lock, trylock, timedlock. */
 	STAT_ACQUIRE,
-	/* Acquisitions that had to wait. */
+	/*
+	 * Acquisitions that had to wait: a spin win, a wait with sleeps, or
+	 * one that found the word free before any spin.
+	 */
 	STAT_CONTENDED,
 	/* Waits that ended while spinning, before any sleep. */
 	STAT_SPIN_WIN,

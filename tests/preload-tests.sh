@@ -344,6 +344,17 @@ if [ "$(stat_of threads_own)" -ge 1 ] && [ "$(stat_of threads_attached)" = 0 ]; 
 else
 	fail sched_state/own_registration_with_glibc_rseq_off "$(stats_line)"
 fi
+# An owner that attached a state of its own before the library could:
+# its waiter cannot read it, and spins by the spin-count budget instead.
+preloaded "$quick_limit" ADAPTIVE_STATS=1 "$helpers/owner_foreign"
+if [ "$rc" -eq 3 ]; then
+	echo "SKIP $prefix/sched_state/foreign_owner_spun_on_by_count: one CPU"
+elif [ "$rc" -eq 0 ] && [ "$(stat_of threads_foreign)" = 1 ] &&
+	[ "$(stat_of contended)" = 1 ] && [ "$(stat_of fallbacks)" = 1 ]; then
+	pass sched_state/foreign_owner_spun_on_by_count
+else
+	fail sched_state/foreign_owner_spun_on_by_count "status $rc; $(stats_line)"
+fi
 
 waiter_cpu_ms() {
 	sed -n 's/.*waiter_cpu_ms=\([0-9]*\).*/\1/p' "$out"

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "two_cpus.h"
+
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static int stop_hog;
 static double waiter_cpu_ms;
@@ -59,45 +61,12 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-/* Start @fn on @cpu. */
-static int start_on(pthread_t *thread, void *(*fn)(void *), int cpu)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int ret;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_attr_init(&attr);
-	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	ret = pthread_create(thread, &attr, fn, NULL);
-	pthread_attr_destroy(&attr);
-	if (ret)
-		fprintf(stderr, "waiter_shares_cpu: pthread_create: %s\n", strerror(ret));
-	return ret;
-}
-
-/* The first two CPUs this process may use, in @cpus. */
-static bool two_cpus(int cpus[2])
-{
-	cpu_set_t set;
-	int cpu, n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return false;
-	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			cpus[n++] = cpu;
-	return n == 2;
-}
-
 int main(int argc, char **argv)
 {
 	long hold_ms = argc > 2 ? strtol(argv[2], NULL, 10) : 300;
 	pthread_t waiter_thread, hog_thread;
 	bool shared;
 	int cpus[2];
-	cpu_set_t set;
 	double end;
 
 	if (argc < 2 || (strcmp(argv[1], "shared") && strcmp(argv[1], "alone")) || hold_ms <= 0) {
@@ -109,15 +78,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "waiter_shares_cpu: needs two CPUs\n");
 		return 3;
 	}
-	CPU_ZERO(&set);
-	CPU_SET(cpus[0], &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("waiter_shares_cpu: sched_setaffinity");
+	if (stay_on(cpus[0]))
 		return 1;
-	}
 	pthread_mutex_lock(&mutex);
-	if ((shared && start_on(&hog_thread, hog, cpus[1])) ||
-	    start_on(&waiter_thread, waiter, cpus[1]))
+	if ((shared && start_on(&hog_thread, hog, NULL, cpus[1])) ||
+	    start_on(&waiter_thread, waiter, NULL, cpus[1]))
 		return 1;
 	/* The owner stays on its CPU, holding the mutex. */
 	end = clock_ms(CLOCK_MONOTONIC) + hold_ms;
