@@ -190,16 +190,16 @@ int heir_wait(pthread_mutex_t *m, struct adaptive_thread *self, clockid_t clocki
 	}
 }
 
-/* Grant the held lock to this process's heir; true if there was one. */
-static bool unlock_grant(pthread_mutex_t *m)
+/*
+ * Grant the held lock to this process's heir, given @m's heir word @old
+ * (not 0); true if there was one.
+ */
+static bool unlock_grant(pthread_mutex_t *m, uint32_t old)
 {
-	uint32_t old = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
-
 	if (!heir_state_of(old)) {
-		/* Another process's heir: forget it (no atomic for none at all). */
-		if (old)
-			__atomic_compare_exchange_n(heir_word(m), &old, 0, false,
-						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		/* Another process's heir: forget it. */
+		__atomic_compare_exchange_n(heir_word(m), &old, 0, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
 		return false;
 	}
 	/*
@@ -222,12 +222,19 @@ static bool unlock_grant(pthread_mutex_t *m)
  * The unlocker compares heir words with its process's epoch, which it
  * may not have started yet: a forked child's first call can be the
  * unlock of a mutex held across fork(), whose heir is its parent's.
+ * A zero heir word, the rule, needs neither: it names no heir of any
+ * process, and an heir that claims it after this load finds the word
+ * released, or is woken by the release (heir_wait()).
  */
 void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
 {
-	thread_enter_process(adaptive_thread_self());
-	if (unlock_grant(m))
-		return;
+	uint32_t heir = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
+
+	if (heir) {
+		thread_enter_process(adaptive_thread_self());
+		if (unlock_grant(m, heir))
+			return;
+	}
 	if (__atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
 		futex_wake_one(&m->__data.__lock);
 }
