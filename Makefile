@@ -21,7 +21,7 @@ HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks
 	$(BUILD)/tests/helpers/glibc_rseq_intact $(BUILD)/tests/helpers/waiter_shares_cpu \
 	$(BUILD)/tests/helpers/sched_state_probe $(BUILD)/tests/helpers/passthrough_calls \
 	$(BUILD)/tests/helpers/random_stress $(BUILD)/tests/helpers/relock_waits \
-	$(BUILD)/tests/helpers/owner_foreign \
+	$(BUILD)/tests/helpers/owner_foreign $(BUILD)/tests/helpers/locked_memory \
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))

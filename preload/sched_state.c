@@ -40,11 +40,41 @@ static unsigned int read_pid_max(void)
 	return n > 0 && n <= PID_MAX_LIMIT ? n : PID_MAX_LIMIT;
 }
 
+/* The slot of @tid, whose chunk a thread with that tid attached to. */
+static struct sched_state_slot *slot_of(int tid)
+{
+	struct sched_state_slot *chunk = sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT];
+
+	return &chunk[tid & (SLOTS_PER_CHUNK - 1)];
+}
+
 void sched_state_thread_exit(struct adaptive_thread *self)
 {
 	if (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN)
-		__atomic_store_n(&sched_state_table.slots[self->tid].state.tid, 0,
-				 __ATOMIC_RELAXED);
+		__atomic_store_n(&slot_of(self->tid)->state.tid, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Map the chunk of @tid unless it is; false if it cannot be. Chunks are
+ * never unmapped, as the whole table was not: a waiter may read a slot
+ * at any time. Two threads may map the same chunk at once: the loser
+ * unmaps its own, which nobody has seen.
+ */
+static bool chunk_map(int tid)
+{
+	struct sched_state_slot **entry = &sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT];
+	size_t len = SLOTS_PER_CHUNK * sizeof(struct sched_state_slot);
+	struct sched_state_slot *chunk, *none = NULL;
+
+	if (__atomic_load_n(entry, __ATOMIC_ACQUIRE))
+		return true;
+	chunk = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (chunk == MAP_FAILED)
+		return false;
+	if (!__atomic_compare_exchange_n(entry, &none, chunk, false, __ATOMIC_RELEASE,
+					 __ATOMIC_ACQUIRE))
+		munmap(chunk, len);
+	return true;
 }
 
 static long sched_state_prctl(unsigned long cmd, void *state)
@@ -69,21 +99,20 @@ void sched_state_init(void)
 {
 	unsigned int nr_slots;
 	size_t len;
-	void *slots;
+	void *chunks;
 
 	if (!kernel_has_sched_state())
 		return;
 	nr_slots = read_pid_max();
-	len = (size_t) nr_slots * sizeof(struct sched_state_slot);
-	/* Slots are touched as threads attach: only those pages cost memory. */
-	slots = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (slots == MAP_FAILED) {
-		adaptive_warn("cannot map the %zu-byte sched_state table: %s; spinning without it",
+	len = (size_t) (nr_slots + SLOTS_PER_CHUNK - 1) / SLOTS_PER_CHUNK *
+	      sizeof(*sched_state_table.chunks);
+	chunks = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (chunks == MAP_FAILED) {
+		adaptive_warn("cannot map the %zu-byte sched_state directory: %s; spinning without it",
 			      len, strerror(errno));
 		return;
 	}
-	sched_state_table.slots = slots;
+	sched_state_table.chunks = chunks;
 	sched_state_table.nr_slots = nr_slots;
 }
 
@@ -98,9 +127,9 @@ static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid)
 	enum rseq_mode mode = RSEQ_MODE_ATTACHED;
 	long ret;
 
-	if ((unsigned int) tid >= sched_state_table.nr_slots)
+	if ((unsigned int) tid >= sched_state_table.nr_slots || !chunk_map(tid))
 		return RSEQ_MODE_FOREIGN;
-	slot = &sched_state_table.slots[tid];
+	slot = slot_of(tid);
 	slot->epoch = process_epoch;
 	/* The kernel writes 0 here when it accepts the state. */
 	__atomic_store_n(&slot->state.version, UINT32_MAX, __ATOMIC_RELAXED);

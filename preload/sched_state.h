@@ -4,13 +4,21 @@
  * (glibc's, left as it is), and the table in which waiters find the
  * state of a mutex owner from its tid.
  *
- * The states live in one table indexed by tid, one cache line each,
- * mapped once and never unmapped: a waiter may read the state of an
- * owner that has exited, whose tid may even be reused, and must never
- * touch freed memory (the lifetime point raised in the RFC's review).
- * A slot is trusted only if its tid is the owner's, its epoch the
- * process's (thread.h: a forked child trusts none of its parent's
- * threads) and the kernel acknowledged it (version 0).
+ * The states live in a table indexed by tid, one cache line each, never
+ * unmapped: a waiter may read the state of an owner that has exited,
+ * whose tid may even be reused, and must never touch freed memory (the
+ * lifetime point raised in the RFC's review). A slot is trusted only if
+ * its tid is the owner's, its epoch the process's (thread.h: a forked
+ * child trusts none of its parent's threads) and the kernel acknowledged
+ * it (version 0).
+ *
+ * The table has two levels: a directory with a pointer for every
+ * SLOTS_PER_CHUNK tids up to pid_max, and chunks of slots mapped as
+ * threads with a tid in their range attach. A flat table of pid_max
+ * slots costs only the pages that threads touch, until a program calls
+ * mlockall(), as real-time programs do: that populates and locks all of
+ * it, 256 MiB at the pid_max of 4194304 that systemd sets. The
+ * directory is 128 KiB there, and each chunk 16 KiB.
  */
 #ifndef ADAPTIVE_SCHED_STATE_H
 #define ADAPTIVE_SCHED_STATE_H
@@ -26,8 +34,12 @@ struct sched_state_slot {
 	uint32_t epoch;
 } __attribute__((aligned(64)));
 
+#define SLOTS_PER_CHUNK_SHIFT	8
+#define SLOTS_PER_CHUNK		(1U << SLOTS_PER_CHUNK_SHIFT)
+
 struct sched_state_table {
-	struct sched_state_slot *slots;
+	/* The chunk of tid t is chunks[t / SLOTS_PER_CHUNK], NULL until mapped. */
+	struct sched_state_slot **chunks;
 	/* Number of slots: tids from 0 to nr_slots - 1; 0 if unsupported. */
 	unsigned int nr_slots;
 };
@@ -41,11 +53,16 @@ extern struct sched_state_table sched_state_table;
  */
 static inline const struct rseq_abi_sched_state *sched_state_of(int tid)
 {
-	const struct sched_state_slot *slot;
+	const struct sched_state_slot *chunk, *slot;
 
 	if ((unsigned int) tid >= sched_state_table.nr_slots)
 		return NULL;
-	slot = &sched_state_table.slots[tid];
+	/* Pairs with the release that publishes a new chunk. */
+	chunk = __atomic_load_n(&sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT],
+				__ATOMIC_ACQUIRE);
+	if (!chunk)
+		return NULL;
+	slot = &chunk[tid & (SLOTS_PER_CHUNK - 1)];
 	if (__atomic_load_n(&slot->state.tid, __ATOMIC_RELAXED) != (uint32_t) tid ||
 	    __atomic_load_n(&slot->epoch, __ATOMIC_RELAXED) != process_epoch ||
 	    __atomic_load_n(&slot->state.version, __ATOMIC_RELAXED) != 0)
@@ -69,7 +86,7 @@ static inline bool sched_state_cpu_contended(const struct rseq_abi_sched_state *
 	       RSEQ_ABI_SCHED_STATE_FLAG_CPU_CONTENDED;
 }
 
-/* Probe the kernel feature and map the table; called once. */
+/* Probe the kernel feature and map the table's directory; called once. */
 void sched_state_init(void);
 bool sched_state_supported(void);
 

@@ -356,6 +356,27 @@ else
 	fail sched_state/foreign_owner_spun_on_by_count "status $rc; $(stats_line)"
 fi
 
+# A program that locks all its memory (mlockall, as real-time programs
+# do) locks every page the library maps, which must stay small however
+# large pid_max is: systemd sets it to 4194304, where a table with a slot
+# for every tid locked 256 MiB (2 MiB at the guest's 32768). The limit,
+# 1 MiB, leaves room for the library's own pages.
+pid_max=$(cat /proc/sys/kernel/pid_max)
+if ! { echo 4194304 >/proc/sys/kernel/pid_max; } 2>/dev/null; then
+	echo "SKIP $prefix/sched_state/mlockall_locks_little: cannot raise pid_max"
+else
+	bounded "$quick_limit" "$helpers/locked_memory" >"$out" 2>&1
+	without=$(sed -n 's/^locked_kb=//p' "$out")
+	preloaded "$quick_limit" "$helpers/locked_memory"
+	with=$(sed -n 's/^locked_kb=//p' "$out")
+	echo "$pid_max" >/proc/sys/kernel/pid_max
+	if [ "$rc" -eq 0 ] && [ -n "$without" ] && [ -n "$with" ] && [ $((with - without)) -lt 1024 ]; then
+		pass sched_state/mlockall_locks_little
+	else
+		fail sched_state/mlockall_locks_little "status $rc; locked ${without:-?} kB without the library, ${with:-?} kB with it"
+	fi
+fi
+
 waiter_cpu_ms() {
 	sed -n 's/.*waiter_cpu_ms=\([0-9]*\).*/\1/p' "$out"
 }
