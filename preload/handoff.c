@@ -4,15 +4,16 @@
  *
  * The bound it gives: a waiter that has waited B (ADAPTIVE_STARVE_US),
  * counted from entry for a timed lock, else from its first time-bounded
- * spin or its first sleep (after at most one phase bounded by the spin
- * count: mutex.c reads the clock no sooner),
+ * spin or its first wake-up that finds the lock taken (mutex.c reads the
+ * clock no sooner),
  * claims the heir word at its next wake-up that finds it free and a
  * grant interval I past the mutex's last grant, and is granted the lock
  * by the next unlock through libadaptive. I = max(B, 64 L), where L is
  * the heir's measured wake-up latency (a sample counts for at most B, so
- * I is at most 64 B). With N waiters, each of which is heir once before
- * any waits B again, a waiter has the lock within about B + N (I + S),
- * S the longest section. Its cost: the lock is held idle for L at most
+ * I is at most 64 B). A sleeper is woken within about N S, N the number
+ * of waiters and S the longest section, since every unlock that finds
+ * sleepers wakes one, in turn. With each waiter heir once before any
+ * waits B again, a waiter has the lock within about B + N (I + 2 S). Its cost: the lock is held idle for L at most
  * once per I, at most 1/64 of its time.
  */
 #define _GNU_SOURCE

@@ -20,7 +20,8 @@ struct waiter {
 	/*
 	 * Monotonic times: the start of the wait (0 until the clock is first
 	 * read: on entry for a timed call, else at its first time-bounded
-	 * spin or its first sleep), the caller's deadline.
+	 * spin or its first wake-up that finds the lock taken), the
+	 * caller's deadline.
 	 */
 	unsigned long long start_ns;
 	unsigned long long deadline_ns;

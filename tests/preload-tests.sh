@@ -303,6 +303,21 @@ else
 	fail programs/stress_ng_mutex "status $rc"
 fi
 
+# A sleeper that gets the lock at its first wake-up reads no clock: the
+# starvation bound counts from a wake-up that finds the lock taken, and
+# the read lay on the path of every handoff to a sleeper (one per wait
+# before). relock_waits' waiter sleeps until the other thread unlocks.
+for policy in futex sched-state; do
+	bounded "$quick_limit" env LD_PRELOAD="$helpers/libcount_clock.so $lib" ADAPTIVE_POLICY=$policy \
+		"$helpers/relock_waits" 50 >"$out" 2>&1
+	reads=$(sed -n 's/^count_clock: monotonic_reads=//p' "$out")
+	if [ "$rc" -eq 0 ] && [ "$reads" = 0 ]; then
+		pass "fairness/first_wakeup_reads_no_clock_$policy"
+	else
+		fail "fairness/first_wakeup_reads_no_clock_$policy" "status $rc; ${reads:-no count of} clock reads"
+	fi
+done
+
 if [ "$expect" = spin-count ]; then
 	# Without the kernel feature: the bounded-spin fallback, said so.
 	preloaded "$quick_limit" ADAPTIVE_STATS=1 "$helpers/exit_paths" return
