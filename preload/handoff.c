@@ -10,11 +10,13 @@
  * grant interval I past the mutex's last grant, and is granted the lock
  * by the next unlock through libadaptive. I = max(B, 64 L), where L is
  * the heir's measured wake-up latency (a sample counts for at most B, so
- * I is at most 64 B). A sleeper is woken within about N S, N the number
- * of waiters and S the longest section, since every unlock that finds
- * sleepers wakes one, in turn. With each waiter heir once before any
- * waits B again, a waiter has the lock within about B + N (I + 2 S). Its cost: the lock is held idle for L at most
- * once per I, at most 1/64 of its time.
+ * I is at most 64 B). With N waiters of one priority (futex wakes
+ * sleepers in priority order, in turn within one) and S the longest
+ * section, a sleeper is woken within about N (S + L): an unlock that
+ * finds the word 2 wakes one sleeper, and one woken and overtaken makes
+ * it 2 again. With each waiter heir once before any waits B again, a
+ * waiter has the lock within about B + N (I + 2 S + L). Its cost: the
+ * lock is held idle for L at most once per I, at most 1/64 of its time.
  */
 #define _GNU_SOURCE
 #include <errno.h>

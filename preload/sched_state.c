@@ -55,26 +55,38 @@ void sched_state_thread_exit(struct adaptive_thread *self)
 }
 
 /*
- * Map the chunk of @tid unless it is; false if it cannot be. Chunks are
- * never unmapped, as the whole table was not: a waiter may read a slot
- * at any time. Two threads may map the same chunk at once: the loser
- * unmaps its own, which nobody has seen.
+ * The slot of @tid, its chunk mapped first unless it is; NULL if the
+ * chunk cannot be mapped. Chunks are never unmapped, as the whole table
+ * was not: a waiter may read a slot at any time. So a process keeps a
+ * chunk, 16 KiB, for every range of 256 tids that its threads ever had,
+ * and the kernel hands tids out from one counter for the whole system:
+ * a long-lived process that keeps making threads maps more over time.
+ * Two threads may map the same chunk at once: the loser unmaps its own,
+ * which nobody has seen.
  */
-static bool chunk_map(int tid)
+static struct sched_state_slot *slot_map(int tid)
 {
 	struct sched_state_slot **entry = &sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT];
 	size_t len = SLOTS_PER_CHUNK * sizeof(struct sched_state_slot);
-	struct sched_state_slot *chunk, *none = NULL;
+	struct sched_state_slot *chunk, *fresh;
+	static bool warned;
 
-	if (__atomic_load_n(entry, __ATOMIC_ACQUIRE))
-		return true;
-	chunk = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (chunk == MAP_FAILED)
-		return false;
-	if (!__atomic_compare_exchange_n(entry, &none, chunk, false, __ATOMIC_RELEASE,
-					 __ATOMIC_ACQUIRE))
-		munmap(chunk, len);
-	return true;
+	chunk = __atomic_load_n(entry, __ATOMIC_ACQUIRE);
+	if (!chunk) {
+		fresh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (fresh == MAP_FAILED) {
+			if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+				adaptive_warn("cannot map sched_state slots for tid %d: %s; "
+					      "its waiters spin by count", tid, strerror(errno));
+			return NULL;
+		}
+		if (__atomic_compare_exchange_n(entry, &chunk, fresh, false, __ATOMIC_RELEASE,
+						__ATOMIC_ACQUIRE))
+			chunk = fresh;
+		else
+			munmap(fresh, len);
+	}
+	return &chunk[tid & (SLOTS_PER_CHUNK - 1)];
 }
 
 static long sched_state_prctl(unsigned long cmd, void *state)
@@ -127,9 +139,11 @@ static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid)
 	enum rseq_mode mode = RSEQ_MODE_ATTACHED;
 	long ret;
 
-	if ((unsigned int) tid >= sched_state_table.nr_slots || !chunk_map(tid))
+	if ((unsigned int) tid >= sched_state_table.nr_slots)
 		return RSEQ_MODE_FOREIGN;
-	slot = slot_of(tid);
+	slot = slot_map(tid);
+	if (!slot)
+		return RSEQ_MODE_FOREIGN;
 	slot->epoch = process_epoch;
 	/* The kernel writes 0 here when it accepts the state. */
 	__atomic_store_n(&slot->state.version, UINT32_MAX, __ATOMIC_RELAXED);
