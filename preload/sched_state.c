@@ -40,18 +40,15 @@ static unsigned int read_pid_max(void)
 	return n > 0 && n <= PID_MAX_LIMIT ? n : PID_MAX_LIMIT;
 }
 
-/* The slot of @tid, whose chunk a thread with that tid attached to. */
-static struct sched_state_slot *slot_of(int tid)
-{
-	struct sched_state_slot *chunk = sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT];
-
-	return &chunk[tid & (SLOTS_PER_CHUNK - 1)];
-}
-
+/* A thread that attached its slot has its chunk mapped, in this process or inherited. */
 void sched_state_thread_exit(struct adaptive_thread *self)
 {
-	if (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN)
-		__atomic_store_n(&slot_of(self->tid)->state.tid, 0, __ATOMIC_RELAXED);
+	struct sched_state_slot *slot;
+
+	if (self->mode != RSEQ_MODE_ATTACHED && self->mode != RSEQ_MODE_OWN)
+		return;
+	slot = sched_state_slot_in(*sched_state_chunk_entry(self->tid), self->tid);
+	__atomic_store_n(&slot->state.tid, 0, __ATOMIC_RELAXED);
 }
 
 /*
@@ -66,7 +63,7 @@ void sched_state_thread_exit(struct adaptive_thread *self)
  */
 static struct sched_state_slot *slot_map(int tid)
 {
-	struct sched_state_slot **entry = &sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT];
+	struct sched_state_slot **entry = sched_state_chunk_entry(tid);
 	size_t len = SLOTS_PER_CHUNK * sizeof(struct sched_state_slot);
 	struct sched_state_slot *chunk, *fresh;
 	static bool warned;
@@ -86,7 +83,7 @@ static struct sched_state_slot *slot_map(int tid)
 		else
 			munmap(fresh, len);
 	}
-	return &chunk[tid & (SLOTS_PER_CHUNK - 1)];
+	return sched_state_slot_in(chunk, tid);
 }
 
 static long sched_state_prctl(unsigned long cmd, void *state)

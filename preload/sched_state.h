@@ -46,6 +46,18 @@ struct sched_state_table {
 
 extern struct sched_state_table sched_state_table;
 
+/* Where the directory keeps the chunk of @tid (< nr_slots). */
+static inline struct sched_state_slot **sched_state_chunk_entry(int tid)
+{
+	return &sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT];
+}
+
+/* The slot of @tid in its chunk @chunk. */
+static inline struct sched_state_slot *sched_state_slot_in(struct sched_state_slot *chunk, int tid)
+{
+	return &chunk[tid & (SLOTS_PER_CHUNK - 1)];
+}
+
 /*
  * The scheduler state published by thread @tid, or NULL when there is
  * none to trust (kernel without the feature, no state attached, thread
@@ -53,16 +65,16 @@ extern struct sched_state_table sched_state_table;
  */
 static inline const struct rseq_abi_sched_state *sched_state_of(int tid)
 {
-	const struct sched_state_slot *chunk, *slot;
+	struct sched_state_slot *chunk;
+	const struct sched_state_slot *slot;
 
 	if ((unsigned int) tid >= sched_state_table.nr_slots)
 		return NULL;
 	/* Pairs with the release that publishes a new chunk. */
-	chunk = __atomic_load_n(&sched_state_table.chunks[tid >> SLOTS_PER_CHUNK_SHIFT],
-				__ATOMIC_ACQUIRE);
+	chunk = __atomic_load_n(sched_state_chunk_entry(tid), __ATOMIC_ACQUIRE);
 	if (!chunk)
 		return NULL;
-	slot = &chunk[tid & (SLOTS_PER_CHUNK - 1)];
+	slot = sched_state_slot_in(chunk, tid);
 	if (__atomic_load_n(&slot->state.tid, __ATOMIC_RELAXED) != (uint32_t) tid ||
 	    __atomic_load_n(&slot->epoch, __ATOMIC_RELAXED) != process_epoch ||
 	    __atomic_load_n(&slot->state.version, __ATOMIC_RELAXED) != 0)

@@ -1246,32 +1246,47 @@ static void finish_victim(struct heir_run *r, pthread_t victim)
 	CHECK_OK(pthread_join(victim, NULL));
 }
 
-/*
- * Take @r's mutex, start the victim on it, and overtake the victim each
- * time an unlock wakes it until it claims the heir word. True with the
- * caller holding the lock and the victim the heir; false, the victim
- * gone, if it got the lock, which it may: the overtaking races with its
- * wake-up.
- */
-static bool make_heir(struct heir_run *r, pthread_t *victim)
+/* Take @r's mutex, and start the victim on it, on the caller's CPU. */
+static void start_victim(struct heir_run *r, pthread_t *victim)
 {
-	unsigned long long deadline = now_ns() + 5000000000ULL;
-
 	r->cpu = sched_getcpu();
 	CHECK_SYS(r->cpu);
 	pin_to(r->cpu);
 	CHECK_OK(pthread_mutex_lock(&r->mutex));
 	CHECK_OK(pthread_create(victim, NULL, heir_victim, r));
+}
+
+/*
+ * Unlock and relock @r's mutex, overtaking the victim if the unlock woke
+ * it. False, the victim gone, if it got the lock, which it may: the
+ * overtaking races with its wake-up.
+ */
+static bool overtake(struct heir_run *r, pthread_t victim)
+{
+	CHECK_OK(pthread_mutex_unlock(&r->mutex));
+	CHECK_OK(pthread_mutex_lock(&r->mutex));
+	if (!__atomic_load_n(&r->got_it, __ATOMIC_ACQUIRE))
+		return true;
+	finish_victim(r, victim);
+	return false;
+}
+
+/*
+ * Start the victim on @r's mutex, and overtake it every 20 ms until it
+ * claims the heir word. True with the caller holding the lock and the
+ * victim the heir; false, the victim gone, if it got the lock.
+ */
+static bool make_heir(struct heir_run *r, pthread_t *victim)
+{
+	unsigned long long deadline = now_ns() + 5000000000ULL;
+
+	start_victim(r, victim);
 	for (;;) {
 		sleep_ms(20);
 		if ((heir_word_of(&r->mutex) & HEIR_STATE_MASK) || now_ns() > deadline)
 			break;
-		CHECK_OK(pthread_mutex_unlock(&r->mutex));
-		CHECK_OK(pthread_mutex_lock(&r->mutex));
-		if (__atomic_load_n(&r->got_it, __ATOMIC_ACQUIRE)) {
-			finish_victim(r, *victim);
+		if (!overtake(r, *victim))
 			return false;
-		}
 	}
 	CHECK((heir_word_of(&r->mutex) & HEIR_STATE_MASK) == HEIR_WAITING,
 	      "the victim did not become the heir in 5 s: heir word %#x", heir_word_of(&r->mutex));
@@ -1435,20 +1450,12 @@ static bool try_refused_waitv_keeps_deadline(void)
 	pthread_t victim;
 
 	r.deadline = &deadline;
-	r.cpu = sched_getcpu();
-	CHECK_SYS(r.cpu);
-	pin_to(r.cpu);
-	CHECK_OK(pthread_mutex_lock(&r.mutex));
-	CHECK_OK(pthread_create(&victim, NULL, heir_victim, &r));
+	start_victim(&r, &victim);
 	/* Overtake it past the 100 ms bound, so that it tries to be the heir ... */
 	while (now_ns() - start < 200000000ULL) {
 		sleep_ms(20);
-		CHECK_OK(pthread_mutex_unlock(&r.mutex));
-		CHECK_OK(pthread_mutex_lock(&r.mutex));
-		if (__atomic_load_n(&r.got_it, __ATOMIC_ACQUIRE)) {
-			finish_victim(&r, victim);
+		if (!overtake(&r, victim))
 			return false;
-		}
 	}
 	/* ... then hold the lock past its deadline. */
 	sleep_ms(1000);
