@@ -50,7 +50,18 @@ a=$(printf '%s\n' "${adaptive[@]}" | median)
 echo "fast path, $kind mutex, $reps alternating runs of 20M lock+unlock pairs, 2 threads alive:"
 echo "  glibc        median $g ns/pair  (runs: ${glibc[*]})"
 echo "  libadaptive  median $a ns/pair  (runs: ${adaptive[*]})"
-awk -v g="$g" -v a="$a" 'BEGIN { printf "  ratio libadaptive/glibc: %.3f\n", a / g }'
+# Runs i of both are a pair: slow drifts of the machine divide out.
+if [ "$reps" -ge 2 ]; then
+	PYTHONPATH=$top/workloads python3 -c '
+import sys
+from analyze import ratio_interval
+g, a = (list(map(float, s.split())) for s in sys.argv[1:3])
+print("  ratio libadaptive/glibc: %.3f [%.3f, %.3f] (geometric mean of the paired"
+      " runs, 95%% interval)" % ratio_interval([x / y for x, y in zip(a, g)]))
+' "${glibc[*]}" "${adaptive[*]}"
+else
+	awk -v g="$g" -v a="$a" 'BEGIN { printf "  ratio libadaptive/glibc: %.3f\n", a / g }'
+fi
 
 if ! command -v valgrind >/dev/null; then
 	echo "  (valgrind missing: no instruction counts)"
