@@ -128,7 +128,8 @@ $(BUILD)/tests/helpers/lib%.so: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
-$(BUILD)/tests/helpers/%: tests/helpers/%.c preload/rseq-abi.h tests/helpers/two_cpus.h
+$(BUILD)/tests/helpers/%: tests/helpers/%.c preload/rseq-abi.h tests/helpers/two_cpus.h \
+	tests/helpers/publish_state.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ipreload -o $@ $<
 

@@ -222,16 +222,18 @@ static bool unlock_grant(pthread_mutex_t *m, uint32_t old)
 }
 
 /*
- * The unlocker compares heir words with its process's epoch, which it
- * may not have started yet: a forked child's first call can be the
- * unlock of a mutex held across fork(), whose heir is its parent's.
- * A zero heir word, the rule, needs neither: it names no heir of any
- * process, and an heir that claims it after this load finds the word
- * released, or is woken by the release (heir_wait()).
+ * The unlocker compares heir words and its slot's wanted with its
+ * process's epoch, which it may not have started yet: a forked child's
+ * first call can be the unlock of a mutex held across fork(), whose heir
+ * is its parent's. A zero heir word, the rule, needs no epoch before the
+ * release: it names no heir of any process, and an heir that claims it
+ * after this load finds the word released, or is woken by the release
+ * (heir_wait()).
  */
 void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
 {
 	uint32_t heir = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
+	struct adaptive_thread *self;
 
 	if (heir) {
 		thread_enter_process(adaptive_thread_self());
@@ -240,4 +242,11 @@ void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
 	}
 	if (__atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
 		futex_wake_one(&m->__data.__lock);
+	/*
+	 * After the wake-up, off its latency: an owner whose waiters had
+	 * to sleep is the one most likely to have been asked for a state.
+	 */
+	self = adaptive_thread_self();
+	thread_enter_process(self);
+	policy_attach_state(self, false);
 }

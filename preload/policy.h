@@ -156,6 +156,18 @@ static inline enum spin_verdict spin_within_count(struct waiter *w)
 }
 
 /*
+ * Under a sched-state policy, attach the state of @self, which has none,
+ * if it is to spin on a running owner (@spins) or a waiter asked it for
+ * one (sched_state.h).
+ */
+static inline void policy_attach_state(struct adaptive_thread *self, bool spins)
+{
+	if (policy_reads_sched_state(adaptive_config.policy) && self->mode == RSEQ_MODE_NONE &&
+	    (spins || sched_state_wanted(self->tid)))
+		thread_attach_state(self);
+}
+
+/*
  * Whether @w, under a sched-state policy (the only ones that give it its
  * own state), must not spin because other tasks wait for its own CPU, as
  * the kernel sampled when it last stored @w's ON_CPU (at least once per
@@ -201,6 +213,9 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 			return SPIN_STOP_OWNER_OFF_CPU;
 		owner = sched_state_of(owner_tid);
 		if (!owner) {
+			/* Once a phase: for the owner's later waiters, not this one. */
+			if (!w->spins)
+				sched_state_want(owner_tid);
 			verdict = spin_within_count(w);
 			return verdict == SPIN_ON ? SPIN_ON_BLIND : verdict;
 		}

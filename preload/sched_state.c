@@ -86,6 +86,18 @@ static struct sched_state_slot *slot_map(int tid)
 	return sched_state_slot_in(chunk, tid);
 }
 
+void sched_state_want(int tid)
+{
+	struct sched_state_slot *slot;
+
+	if ((unsigned int) tid >= sched_state_table.nr_slots)
+		return;
+	slot = slot_map(tid);
+	/* Read first: the owner's line is written once, not at every wait. */
+	if (slot && __atomic_load_n(&slot->wanted, __ATOMIC_RELAXED) != process_epoch)
+		__atomic_store_n(&slot->wanted, process_epoch, __ATOMIC_RELAXED);
+}
+
 static long sched_state_prctl(unsigned long cmd, void *state)
 {
 	return raw_syscall6(SYS_prctl, PR_RSEQ_SCHED_STATE, cmd, (long) state, 0, 0, 0);

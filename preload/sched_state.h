@@ -12,6 +12,16 @@
  * child trusts none of its parent's threads) and the kernel acknowledged
  * it (version 0).
  *
+ * A thread attaches its state only once some waiter may read it: when a
+ * waiter found it owning a mutex without a state and asked for one in
+ * its slot (wanted), at its next contended lock or unlock; or when it
+ * first spins on a running owner, since a spinner reads its own
+ * CPU_CONTENDED. Every attached thread makes the kernel store its state
+ * at each of its context switches, two user accesses each; a program
+ * whose threads never spin on each other, as rt-tests' ptsematest, which
+ * hands mutexes to sleepers, pays none of them. Until an owner attaches,
+ * its waiters spin by count, as for an owner whose state cannot be read.
+ *
  * The table has two levels: a directory with a pointer for every
  * SLOTS_PER_CHUNK tids up to pid_max, and chunks of slots mapped as
  * threads with a tid in their range attach. A flat table of pid_max
@@ -32,6 +42,8 @@
 struct sched_state_slot {
 	struct rseq_abi_sched_state state;
 	uint32_t epoch;
+	/* The process epoch in which a waiter asked this tid for a state. */
+	uint32_t wanted;
 } __attribute__((aligned(64)));
 
 #define SLOTS_PER_CHUNK_SHIFT	8
@@ -97,6 +109,24 @@ static inline bool sched_state_cpu_contended(const struct rseq_abi_sched_state *
 	return __atomic_load_n(&state->state, __ATOMIC_RELAXED) &
 	       RSEQ_ABI_SCHED_STATE_FLAG_CPU_CONTENDED;
 }
+
+/*
+ * Whether a waiter of this process asked thread @tid (the caller, which
+ * has no state attached) to attach one.
+ */
+static inline bool sched_state_wanted(int tid)
+{
+	struct sched_state_slot *chunk;
+
+	if ((unsigned int) tid >= sched_state_table.nr_slots)
+		return false;
+	chunk = __atomic_load_n(sched_state_chunk_entry(tid), __ATOMIC_ACQUIRE);
+	return chunk && __atomic_load_n(&sched_state_slot_in(chunk, tid)->wanted,
+					__ATOMIC_RELAXED) == process_epoch;
+}
+
+/* Ask thread @tid, an owner without a state, to attach one. */
+void sched_state_want(int tid);
 
 /* Probe the kernel feature and map the table's directory; called once. */
 void sched_state_init(void);

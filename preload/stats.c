@@ -77,6 +77,12 @@ void stats_thread_start(struct adaptive_thread *self)
 	self->stats->threads[self->mode]++;
 }
 
+void stats_thread_attached(struct adaptive_thread *self)
+{
+	if (self->stats)
+		self->stats->threads[self->mode]++;
+}
+
 void stats_thread_exit(struct adaptive_thread *self)
 {
 	if (self->stats && self->stats != &overflow_block)

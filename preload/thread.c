@@ -169,13 +169,14 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 	if (self->epoch != process_epoch) {
 		self->stats = NULL;
 		/*
-		 * Only the sched-state policies read the states; under the others
-		 * the kernel would update them at every switch for nothing. The
-		 * requested policy, not the fallback: on a kernel without the
-		 * feature the attempt says so (threads_unsupported).
+		 * Attached later, if ever (sched_state.h), and only under the
+		 * sched-state policies: under the others the kernel would update
+		 * the state at every switch for nothing. The requested policy,
+		 * not the fallback, counts a thread on a kernel without the
+		 * feature (threads_unsupported).
 		 */
-		self->mode = policy_reads_sched_state(adaptive_config.requested) ?
-			     sched_state_attach(self, tid) : RSEQ_MODE_NONE;
+		self->mode = policy_reads_sched_state(adaptive_config.requested) &&
+			     !sched_state_supported() ? RSEQ_MODE_UNSUPPORTED : RSEQ_MODE_NONE;
 		stats_thread_start(self);
 		if (thread_exit_key_created)
 			pthread_setspecific(thread_exit_key, self);
@@ -185,6 +186,26 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
 	return self;
+}
+
+/*
+ * The same guard as adaptive_thread_setup()'s against a signal handler
+ * that locks a mutex meanwhile: attaching is not async-signal-safe. The
+ * mode is checked again inside it, for a handler that attached between
+ * the caller's check and the guard.
+ */
+void thread_attach_state(struct adaptive_thread *self)
+{
+	if (self == &stand_in || self->in_setup)
+		return;
+	__atomic_store_n(&self->in_setup, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (self->mode == RSEQ_MODE_NONE && !in_vfork_child()) {
+		self->mode = sched_state_attach(self, self->tid);
+		stats_thread_attached(self);
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
 }
 
 /*

@@ -30,7 +30,10 @@
 #include "rseq-abi.h"
 
 enum rseq_mode {
-	/* Not attached: not yet, or the policy reads no states. */
+	/*
+	 * Not attached: not yet (sched_state.h says when it will be), or
+	 * the policy reads no states.
+	 */
 	RSEQ_MODE_NONE,
 	/* Attached to the registration the thread had (glibc's, as a rule). */
 	RSEQ_MODE_ATTACHED,
@@ -108,6 +111,13 @@ static inline struct adaptive_thread *adaptive_thread_self(void)
 		return adaptive_thread_setup(self);
 	return self;
 }
+
+/*
+ * Attach the sched_state of @self, the calling thread, which has none:
+ * sched_state.h says when. Not in a vfork() child, whose task is not the
+ * thread that @self describes.
+ */
+void thread_attach_state(struct adaptive_thread *self);
 
 /*
  * Before a thread trusts the marks of a mutex: if it runs in a child

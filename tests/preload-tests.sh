@@ -353,11 +353,31 @@ if [ "$rc" -eq 0 ] && [ "$(stat_of acquisitions)" -ge 1 ] &&
 else
 	fail sched_state/none_attached_under_futex "status $rc; $(stats_line)"
 fi
-preloaded "$quick_limit" ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$helpers/exit_paths" return
+# (owner_blocks' owner publishes its state before it blocks.)
+preloaded "$quick_limit" ADAPTIVE_STATS=1 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$helpers/owner_blocks" 50
 if [ "$(stat_of threads_own)" -ge 1 ] && [ "$(stat_of threads_attached)" = 0 ]; then
 	pass sched_state/own_registration_with_glibc_rseq_off
 else
 	fail sched_state/own_registration_with_glibc_rseq_off "$(stats_line)"
+fi
+# A state is attached only once a waiter may read it: threads that hand
+# a mutex to a sleeper, as ptsematest's, and never spin on each other,
+# attach none, and the kernel stores nothing at their context switches.
+preloaded "$quick_limit" ADAPTIVE_STATS=1 "$helpers/relock_waits" 50
+if [ "$rc" -eq 0 ] && [ "$(stat_of contended)" -ge 1 ] &&
+	[ "$(stat_of threads_attached)$(stat_of threads_own)$(stat_of threads_foreign)" = 000 ]; then
+	pass sched_state/none_attached_for_sleeping_handoffs
+else
+	fail sched_state/none_attached_for_sleeping_handoffs "status $rc; $(stats_line)"
+fi
+# An owner that a waiter found without a state attaches one when it
+# releases the mutex to that waiter; the next waiters see it off CPU
+# while it sleeps (owner_blocks: its first waiter asks, two more read).
+preloaded "$quick_limit" ADAPTIVE_STATS=1 "$helpers/owner_blocks" 50
+if [ "$rc" -eq 0 ] && [ "$(stat_of threads_attached)" -ge 1 ] && [ "$(stat_of owner_off_cpu)" -ge 2 ]; then
+	pass sched_state/owner_attaches_when_asked
+else
+	fail sched_state/owner_attaches_when_asked "status $rc; $(stats_line)"
 fi
 # An owner that attached a state of its own before the library could:
 # its waiter cannot read it, and spins by the spin-count budget instead.
@@ -422,8 +442,10 @@ expect_waiter_cpu relocking_waiter_sleeps -lt 50 \
 
 # A waiter whose own CPU has another runnable thread sleeps at once rather
 # than spin on the running owner (CPU_CONTENDED, kernel patch 6), however
-# long it may spin (the library before the flag burned 114 ms here);
-# alone on its CPU, it spins, which shows that the measurement can tell.
+# long it may spin (the library before the flag burned 114 ms here). It
+# had no state of its own before: it attaches one to spin, which is read
+# from then on. Alone on its CPU, it spins, which shows that the
+# measurement can tell.
 preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/waiter_shares_cpu" shared 300
 ms=$(waiter_cpu_ms)
 if [ "$rc" -eq 3 ]; then

@@ -3,7 +3,9 @@
  * An owner that sleeps inside its critical section while waiters try to
  * take the mutex: prints the CPU time the waiters burned. Under the
  * sched-state policy a waiter sees the owner off CPU and sleeps at once,
- * however long ADAPTIVE_SPIN_US allows it to spin.
+ * however long ADAPTIVE_SPIN_US allows it to spin. The owner publishes
+ * its state first (publish_state.h): without one, its waiters would spin
+ * by count.
  *
  * usage: owner_blocks [HOLD_MS]   (default 300)
  */
@@ -13,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "publish_state.h"
 
 #define NR_WAITERS 2
 
@@ -56,6 +60,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [HOLD_MS]\n", argv[0]);
 		return 2;
 	}
+	if (publish_state())
+		return 1;
 	pthread_mutex_lock(&mutex);
 	for (i = 0; i < NR_WAITERS; i++) {
 		ret = pthread_create(&threads[i], NULL, waiter, &waiter_cpu_ms[i]);

@@ -6,7 +6,9 @@
  * too, so that the kernel switches the waiter in with another task
  * runnable there (CPU_CONTENDED): under the sched-state policy the
  * waiter then sleeps at once, however long ADAPTIVE_SPIN_US allows it to
- * spin on a running owner. With "alone", it spins.
+ * spin on a running owner. With "alone", it spins. The owner publishes
+ * its state first (publish_state.h); the waiter attaches its own when it
+ * is first to spin, and reads CPU_CONTENDED from then on.
  *
  * usage: waiter_shares_cpu shared|alone [HOLD_MS]   (default 300)
  * Exit status 3 if the process may use fewer than two CPUs.
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "publish_state.h"
 #include "two_cpus.h"
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -43,16 +46,10 @@ static void *hog(void *arg)
 
 static void *waiter(void *arg)
 {
-	/*
-	 * A first use, which attaches the thread's state, and a sleep, so
-	 * that the lock below follows a switch in beside the hog.
-	 */
-	pthread_mutex_t first_use = PTHREAD_MUTEX_INITIALIZER;
+	/* A sleep, so that the lock below follows a switch in beside the hog. */
 	struct timespec pause = { .tv_nsec = 20000000 };
 	double start;
 
-	pthread_mutex_lock(&first_use);
-	pthread_mutex_unlock(&first_use);
 	nanosleep(&pause, NULL);
 	start = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	pthread_mutex_lock(&mutex);
@@ -78,7 +75,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "waiter_shares_cpu: needs two CPUs\n");
 		return 3;
 	}
-	if (stay_on(cpus[0]))
+	if (stay_on(cpus[0]) || publish_state())
 		return 1;
 	pthread_mutex_lock(&mutex);
 	if ((shared && start_on(&hog_thread, hog, NULL, cpus[1])) ||
