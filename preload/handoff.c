@@ -234,17 +234,18 @@ void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
 {
 	uint32_t heir = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
 	struct adaptive_thread *self;
+	bool granted = false;
 
 	if (heir) {
 		thread_enter_process(adaptive_thread_self());
-		if (unlock_grant(m, heir))
-			return;
+		granted = unlock_grant(m, heir);
 	}
-	if (__atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
+	if (!granted && __atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
 		futex_wake_one(&m->__data.__lock);
 	/*
-	 * After the wake-up, off its latency: an owner whose waiters had
-	 * to sleep is the one most likely to have been asked for a state.
+	 * After the wake-up, off its latency, and touching only the
+	 * thread's own slot: an owner whose waiters had to sleep is the one
+	 * that a waiter that found it without a state asked for one.
 	 */
 	self = adaptive_thread_self();
 	thread_enter_process(self);

@@ -96,8 +96,12 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	}
 	waiter_start_spin(w);
 	verdict = waiter_spin_verdict(w, m);
-	/* A waiter to spin on a running owner reads its own CPU_CONTENDED too. */
-	if (verdict == SPIN_ON && !w->own && policy_reads_sched_state(adaptive_config.policy)) {
+	/*
+	 * A waiter to spin on a running owner (not on a word changing
+	 * hands) reads its own CPU_CONTENDED too.
+	 */
+	if (verdict == SPIN_ON && !w->own && policy_reads_sched_state(adaptive_config.policy) &&
+	    __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED)) {
 		policy_attach_state(self, true);
 		w->own = sched_state_of(self->tid);
 	}
@@ -178,10 +182,8 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 
 	thread_enter_process(self);
 	/* Not before: a forked child would trust the copy of its parent's slot. */
-	if (policy_reads_sched_state(adaptive_config.policy)) {
-		policy_attach_state(self, false);
+	if (policy_reads_sched_state(adaptive_config.policy))
 		w.own = sched_state_of(self->tid);
-	}
 	marks_forget_stale(m);
 	stat_inc(self, STAT_CONTENDED);
 	/*

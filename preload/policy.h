@@ -157,8 +157,8 @@ static inline enum spin_verdict spin_within_count(struct waiter *w)
 
 /*
  * Under a sched-state policy, attach the state of @self, which has none,
- * if it is to spin on a running owner (@spins) or a waiter asked it for
- * one (sched_state.h).
+ * if it is to spin on a running owner (@spins) or, at a contended unlock,
+ * a waiter asked it for one (sched_state.h).
  */
 static inline void policy_attach_state(struct adaptive_thread *self, bool spins)
 {

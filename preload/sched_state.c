@@ -40,15 +40,20 @@ static unsigned int read_pid_max(void)
 	return n > 0 && n <= PID_MAX_LIMIT ? n : PID_MAX_LIMIT;
 }
 
-/* A thread that attached its slot has its chunk mapped, in this process or inherited. */
+/* A later thread with the same tid starts unasked, with no state. */
 void sched_state_thread_exit(struct adaptive_thread *self)
 {
-	struct sched_state_slot *slot;
+	struct sched_state_slot *chunk, *slot;
 
-	if (self->mode != RSEQ_MODE_ATTACHED && self->mode != RSEQ_MODE_OWN)
+	if ((unsigned int) self->tid >= sched_state_table.nr_slots)
 		return;
-	slot = sched_state_slot_in(*sched_state_chunk_entry(self->tid), self->tid);
-	__atomic_store_n(&slot->state.tid, 0, __ATOMIC_RELAXED);
+	chunk = __atomic_load_n(sched_state_chunk_entry(self->tid), __ATOMIC_ACQUIRE);
+	if (!chunk)
+		return;
+	slot = sched_state_slot_in(chunk, self->tid);
+	__atomic_store_n(&slot->wanted, 0, __ATOMIC_RELAXED);
+	if (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN)
+		__atomic_store_n(&slot->state.tid, 0, __ATOMIC_RELAXED);
 }
 
 /*

@@ -14,9 +14,9 @@
  *
  * A thread attaches its state only once some waiter may read it: when a
  * waiter found it owning a mutex without a state and asked for one in
- * its slot (wanted), at its next contended lock or unlock; or when it
- * first spins on a running owner, since a spinner reads its own
- * CPU_CONTENDED. Every attached thread makes the kernel store its state
+ * its slot (wanted), at its next contended unlock, which is the release
+ * to that waiter if it went to sleep; or when it first spins on a
+ * running owner, since a spinner reads its own CPU_CONTENDED. Every attached thread makes the kernel store its state
  * at each of its context switches, two user accesses each; a program
  * whose threads never spin on each other, as rt-tests' ptsematest, which
  * hands mutexes to sleepers, pays none of them. Until an owner attaches,
@@ -24,7 +24,7 @@
  *
  * The table has two levels: a directory with a pointer for every
  * SLOTS_PER_CHUNK tids up to pid_max, and chunks of slots mapped as
- * threads with a tid in their range attach. A flat table of pid_max
+ * threads with a tid in their range attach or are asked for a state. A flat table of pid_max
  * slots costs only the pages that threads touch, until a program calls
  * mlockall(), as real-time programs do: that populates and locks all of
  * it, 256 MiB at the pid_max of 4194304 that systemd sets. The

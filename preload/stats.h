@@ -44,7 +44,11 @@ enum stat_counter {
 
 struct adaptive_stats {
 	unsigned long long count[NR_STATS];
-	/* Threads that started with each registration mode. */
+	/*
+	 * Threads by registration mode, counted when it is set: at set-up
+	 * (none, unsupported) or at attachment (sched_state.h); none is not
+	 * reported.
+	 */
 	unsigned long long threads[NR_RSEQ_MODES];
 	/* Block owned by a live thread; blocks are reused, never freed. */
 	int in_use;

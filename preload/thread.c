@@ -67,6 +67,7 @@ static void thread_exit(void *arg)
 {
 	struct adaptive_thread *self = arg;
 
+	self->exited = true;
 	sched_state_thread_exit(self);
 	stats_thread_exit(self);
 }
@@ -196,7 +197,7 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
  */
 void thread_attach_state(struct adaptive_thread *self)
 {
-	if (self == &stand_in || self->in_setup)
+	if (self == &stand_in || self->in_setup || self->exited)
 		return;
 	__atomic_store_n(&self->in_setup, true, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -2,7 +2,8 @@
 /*
  * Who is calling: the thread's id as glibc knows it, the process it runs
  * in, and the per-thread state libadaptive sets up at a thread's first
- * use (its sched_state, its statistics).
+ * use (its statistics; its sched_state, attached later if a waiter may
+ * read it: sched_state.h).
  *
  * A mutex owner's id is glibc's, read from glibc's own thread
  * descriptor, never cached by libadaptive: glibc's condition variables
@@ -60,6 +61,12 @@ struct adaptive_thread {
 	uint32_t epoch;
 	/* It is being set up (thread.c): a signal handler must not nest. */
 	bool in_setup;
+	/*
+	 * Its exit destructor ran: it attaches no state from then on, which
+	 * nothing would detach from its slot (another key's destructor may
+	 * still lock a mutex).
+	 */
+	bool exited;
 	enum rseq_mode mode;
 	struct adaptive_stats *stats;
 };

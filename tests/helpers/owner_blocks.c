@@ -22,6 +22,7 @@
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static double waiter_cpu_ms[NR_WAITERS];
+static long hold_ms = 300;
 
 static void sleep_ms(long ms)
 {
@@ -41,8 +42,14 @@ static double thread_cpu_ms(void)
 static void *waiter(void *arg)
 {
 	double *cpu_ms = arg;
-	double start = thread_cpu_ms();
+	double start;
 
+	/*
+	 * Once the owner sleeps: a waiter that came while it still ran
+	 * (starting the other waiter) would spin its bound on it, rightly.
+	 */
+	sleep_ms(hold_ms / 4);
+	start = thread_cpu_ms();
 	pthread_mutex_lock(&mutex);
 	pthread_mutex_unlock(&mutex);
 	*cpu_ms = thread_cpu_ms() - start;
@@ -51,11 +58,12 @@ static void *waiter(void *arg)
 
 int main(int argc, char **argv)
 {
-	long hold_ms = argc > 1 ? strtol(argv[1], NULL, 10) : 300;
 	pthread_t threads[NR_WAITERS];
 	double total = 0;
 	int i, ret;
 
+	if (argc > 1)
+		hold_ms = strtol(argv[1], NULL, 10);
 	if (hold_ms <= 0) {
 		fprintf(stderr, "usage: %s [HOLD_MS]\n", argv[0]);
 		return 2;
