@@ -133,7 +133,7 @@ static int waiter_sleep(int *word, clockid_t clockid, const struct timespec *abs
 }
 
 /*
- * A newcomer spins (except under futex), and takes the free word with
+ * A newcomer spins if it may (policy.h), and takes the free word with
  * 1: it leaves no sleeper behind. Unless it takes the lock so, it queues:
  * from there on it takes the word with 2 only, since other sleepers may
  * remain that the next unlock must wake (glibc-mutex.h). Once it has
@@ -145,10 +145,10 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 		       clockid_t clockid, const struct timespec *abstime)
 {
 	int *word = &m->__data.__lock;
-	bool spins = policy_spins(), woken = false;
+	bool woken = false;
 	int ret;
 
-	if (spins && waiter_spin(m, w, self, 1)) {
+	if (w->may_spin && waiter_spin(m, w, self, 1)) {
 		/* A word found free before any spin ended the wait without one. */
 		if (w->spins)
 			stat_inc(self, STAT_SPIN_WIN);
@@ -166,7 +166,7 @@ static int waiter_wait(pthread_mutex_t *m, struct waiter *w, struct adaptive_thr
 		if (ret)
 			return ret;
 		woken = true;
-		if (spins && waiter_spin(m, w, self, 2))
+		if (w->may_spin && waiter_spin(m, w, self, 2))
 			return 0;
 	}
 	return 0;
@@ -181,8 +181,11 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 	int ret;
 
 	thread_enter_process(self);
+	/* Read once: a thread waiting for a mutex it holds stays its owner. */
+	w.may_spin = policy_spins() &&
+		     __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED) != glibc_tid();
 	/* Not before: a forked child would trust the copy of its parent's slot. */
-	if (policy_reads_sched_state(adaptive_config.policy))
+	if (w.may_spin && policy_reads_sched_state(adaptive_config.policy))
 		w.own = sched_state_of(self->tid);
 	marks_forget_stale(m);
 	stat_inc(self, STAT_CONTENDED);

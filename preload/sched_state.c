@@ -40,7 +40,12 @@ static unsigned int read_pid_max(void)
 	return n > 0 && n <= PID_MAX_LIMIT ? n : PID_MAX_LIMIT;
 }
 
-/* A later thread with the same tid starts unasked, with no state. */
+/*
+ * The slot stops claiming the tid, and forgets requests made so far: a
+ * later thread with the same tid has no state, and is asked anew (a
+ * waiter may still ask this thread until it is gone, which costs the
+ * later one an attachment at most).
+ */
 void sched_state_thread_exit(struct adaptive_thread *self)
 {
 	struct sched_state_slot *chunk, *slot;

@@ -169,6 +169,8 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 	process_start_epoch();
 	if (self->epoch != process_epoch) {
 		self->stats = NULL;
+		/* A child forked from a destructor: its key is armed again below. */
+		self->exited = false;
 		/*
 		 * Attached later, if ever (sched_state.h), and only under the
 		 * sched-state policies: under the others the kernel would update

@@ -9,13 +9,16 @@
  * its state and keeps its CPU while it holds the mutex, so the exiting
  * thread spins on a running owner, which attaches a waiter's own state
  * at any other time: ADAPTIVE_STATS counts one thread attached, the
- * owner, where the thread attaching late would make it two.
+ * owner, where the thread attaching late would make it two. The owner
+ * keeps the mutex until the thread has queued (spun, then slept).
  *
  * usage: exit_destructor_locks
- * Exit status 3 if the process may use fewer than two CPUs.
+ * Exit status 3 if the process may use fewer than two CPUs, 4 if the
+ * exiting thread did not queue within QUEUE_TIMEOUT_S.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -23,17 +26,15 @@
 #include "publish_state.h"
 #include "two_cpus.h"
 
-/* How long the owner keeps the mutex once the exiting thread waits. */
-#define HOLD_MS	50
+/* How long the owner waits for the exiting thread to queue. */
+#define QUEUE_TIMEOUT_S	10
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t late_key;
-static int waiting;
 
 static void late_destructor(void *arg)
 {
 	(void) arg;
-	__atomic_store_n(&waiting, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&mutex);
 	pthread_mutex_unlock(&mutex);
 }
@@ -49,19 +50,12 @@ static void *exiting(void *arg)
 	return NULL;
 }
 
-static double monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 int main(void)
 {
 	pthread_t thread;
-	double end;
+	time_t give_up;
 	int cpus[2], ret;
+	bool queued;
 
 	if (!two_cpus(cpus)) {
 		fprintf(stderr, "exit_destructor_locks: needs two CPUs\n");
@@ -78,13 +72,18 @@ int main(void)
 	pthread_mutex_lock(&mutex);
 	if (start_on(&thread, exiting, &late_key, cpus[1]))
 		return 1;
-	while (!__atomic_load_n(&waiting, __ATOMIC_RELAXED))
-		;
-	end = monotonic_ms() + HOLD_MS;
-	while (monotonic_ms() < end)
+	/* On the CPU all along, so that the thread spins on a running owner. */
+	give_up = time(NULL) + QUEUE_TIMEOUT_S;
+	while (!(queued = __atomic_load_n(&mutex.__data.__lock, __ATOMIC_RELAXED) == 2) &&
+	       time(NULL) < give_up)
 		;
 	pthread_mutex_unlock(&mutex);
 	pthread_join(thread, NULL);
+	if (!queued) {
+		fprintf(stderr, "exit_destructor_locks: the thread did not queue in %d s\n",
+			QUEUE_TIMEOUT_S);
+		return 4;
+	}
 	printf("exit_destructor_locks: done\n");
 	return 0;
 }
