@@ -233,11 +233,11 @@ static bool unlock_grant(pthread_mutex_t *m, uint32_t old)
 void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
 {
 	uint32_t heir = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
-	struct adaptive_thread *self;
+	struct adaptive_thread *self = adaptive_thread_self();
 	bool granted = false;
 
 	if (heir) {
-		thread_enter_process(adaptive_thread_self());
+		thread_enter_process(self);
 		granted = unlock_grant(m, heir);
 	}
 	if (!granted && __atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
@@ -247,7 +247,6 @@ void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
 	 * thread's own slot: an owner whose waiters had to sleep is the one
 	 * that a waiter that found it without a state asked for one.
 	 */
-	self = adaptive_thread_self();
 	thread_enter_process(self);
 	policy_attach_state(self, false);
 }

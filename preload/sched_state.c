@@ -48,22 +48,18 @@ static unsigned int read_pid_max(void)
  */
 void sched_state_thread_exit(struct adaptive_thread *self)
 {
-	struct sched_state_slot *chunk, *slot;
+	struct sched_state_slot *slot = sched_state_slot_mapped(self->tid);
 
-	if ((unsigned int) self->tid >= sched_state_table.nr_slots)
+	if (!slot)
 		return;
-	chunk = __atomic_load_n(sched_state_chunk_entry(self->tid), __ATOMIC_ACQUIRE);
-	if (!chunk)
-		return;
-	slot = sched_state_slot_in(chunk, self->tid);
 	__atomic_store_n(&slot->wanted, 0, __ATOMIC_RELAXED);
 	if (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN)
 		__atomic_store_n(&slot->state.tid, 0, __ATOMIC_RELAXED);
 }
 
 /*
- * The slot of @tid, its chunk mapped first unless it is; NULL if the
- * chunk cannot be mapped. Chunks are never unmapped, as the whole table
+ * The slot of @tid, its chunk mapped first unless it is; NULL if @tid
+ * has no slot or its chunk cannot be mapped. Chunks are never unmapped, as the whole table
  * was not: a waiter may read a slot at any time. So a process keeps a
  * chunk, 16 KiB, for every range of 256 tids that its threads ever had,
  * and the kernel hands tids out from one counter for the whole system:
@@ -73,11 +69,13 @@ void sched_state_thread_exit(struct adaptive_thread *self)
  */
 static struct sched_state_slot *slot_map(int tid)
 {
-	struct sched_state_slot **entry = sched_state_chunk_entry(tid);
 	size_t len = SLOTS_PER_CHUNK * sizeof(struct sched_state_slot);
-	struct sched_state_slot *chunk, *fresh;
+	struct sched_state_slot **entry, *chunk, *fresh;
 	static bool warned;
 
+	if ((unsigned int) tid >= sched_state_table.nr_slots)
+		return NULL;
+	entry = sched_state_chunk_entry(tid);
 	chunk = __atomic_load_n(entry, __ATOMIC_ACQUIRE);
 	if (!chunk) {
 		fresh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -98,11 +96,8 @@ static struct sched_state_slot *slot_map(int tid)
 
 void sched_state_want(int tid)
 {
-	struct sched_state_slot *slot;
+	struct sched_state_slot *slot = slot_map(tid);
 
-	if ((unsigned int) tid >= sched_state_table.nr_slots)
-		return;
-	slot = slot_map(tid);
 	/* Read first: the owner's line is written once, not at every wait. */
 	if (slot && __atomic_load_n(&slot->wanted, __ATOMIC_RELAXED) != process_epoch)
 		__atomic_store_n(&slot->wanted, process_epoch, __ATOMIC_RELAXED);
@@ -158,8 +153,6 @@ static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid)
 	enum rseq_mode mode = RSEQ_MODE_ATTACHED;
 	long ret;
 
-	if ((unsigned int) tid >= sched_state_table.nr_slots)
-		return RSEQ_MODE_FOREIGN;
 	slot = slot_map(tid);
 	if (!slot)
 		return RSEQ_MODE_FOREIGN;

@@ -16,16 +16,17 @@
  * waiter found it owning a mutex without a state and asked for one in
  * its slot (wanted), at its next contended unlock, which is the release
  * to that waiter if it went to sleep; or when it first spins on a
- * running owner, since a spinner reads its own CPU_CONTENDED. Every attached thread makes the kernel store its state
- * at each of its context switches, two user accesses each; a program
- * whose threads never spin on each other, as rt-tests' ptsematest, which
- * hands mutexes to sleepers, pays none of them. Until an owner attaches,
+ * running owner, since a spinner reads its own CPU_CONTENDED. Every
+ * attached thread makes the kernel store its state at each of its
+ * context switches, two user accesses each; a program whose threads
+ * never spin on each other, as rt-tests' ptsematest, which hands
+ * mutexes to sleepers, pays none of them. Until an owner attaches,
  * its waiters spin by count, as for an owner whose state cannot be read.
  *
  * The table has two levels: a directory with a pointer for every
  * SLOTS_PER_CHUNK tids up to pid_max, and chunks of slots mapped as
- * threads with a tid in their range attach or are asked for a state. A flat table of pid_max
- * slots costs only the pages that threads touch, until a program calls
+ * threads with a tid in their range attach or are asked for a state. A
+ * flat table of pid_max slots costs only the pages that threads touch, until a program calls
  * mlockall(), as real-time programs do: that populates and locks all of
  * it, 256 MiB at the pid_max of 4194304 that systemd sets. The
  * directory is 128 KiB there, and each chunk 16 KiB.
@@ -70,6 +71,18 @@ static inline struct sched_state_slot *sched_state_slot_in(struct sched_state_sl
 	return &chunk[tid & (SLOTS_PER_CHUNK - 1)];
 }
 
+/* The slot of @tid, or NULL if @tid has none or its chunk is not mapped. */
+static inline struct sched_state_slot *sched_state_slot_mapped(int tid)
+{
+	struct sched_state_slot *chunk;
+
+	if ((unsigned int) tid >= sched_state_table.nr_slots)
+		return NULL;
+	/* Pairs with the release that publishes a new chunk. */
+	chunk = __atomic_load_n(sched_state_chunk_entry(tid), __ATOMIC_ACQUIRE);
+	return chunk ? sched_state_slot_in(chunk, tid) : NULL;
+}
+
 /*
  * The scheduler state published by thread @tid, or NULL when there is
  * none to trust (kernel without the feature, no state attached, thread
@@ -77,16 +90,10 @@ static inline struct sched_state_slot *sched_state_slot_in(struct sched_state_sl
  */
 static inline const struct rseq_abi_sched_state *sched_state_of(int tid)
 {
-	struct sched_state_slot *chunk;
-	const struct sched_state_slot *slot;
+	const struct sched_state_slot *slot = sched_state_slot_mapped(tid);
 
-	if ((unsigned int) tid >= sched_state_table.nr_slots)
+	if (!slot)
 		return NULL;
-	/* Pairs with the release that publishes a new chunk. */
-	chunk = __atomic_load_n(sched_state_chunk_entry(tid), __ATOMIC_ACQUIRE);
-	if (!chunk)
-		return NULL;
-	slot = sched_state_slot_in(chunk, tid);
 	if (__atomic_load_n(&slot->state.tid, __ATOMIC_RELAXED) != (uint32_t) tid ||
 	    __atomic_load_n(&slot->epoch, __ATOMIC_RELAXED) != process_epoch ||
 	    __atomic_load_n(&slot->state.version, __ATOMIC_RELAXED) != 0)
@@ -116,13 +123,9 @@ static inline bool sched_state_cpu_contended(const struct rseq_abi_sched_state *
  */
 static inline bool sched_state_wanted(int tid)
 {
-	struct sched_state_slot *chunk;
+	const struct sched_state_slot *slot = sched_state_slot_mapped(tid);
 
-	if ((unsigned int) tid >= sched_state_table.nr_slots)
-		return false;
-	chunk = __atomic_load_n(sched_state_chunk_entry(tid), __ATOMIC_ACQUIRE);
-	return chunk && __atomic_load_n(&sched_state_slot_in(chunk, tid)->wanted,
-					__ATOMIC_RELAXED) == process_epoch;
+	return slot && __atomic_load_n(&slot->wanted, __ATOMIC_RELAXED) == process_epoch;
 }
 
 /* Ask thread @tid, an owner without a state, to attach one. */

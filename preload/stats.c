@@ -74,10 +74,10 @@ void stats_thread_start(struct adaptive_thread *self)
 	self->stats = claim_block();
 	if (!self->stats)
 		self->stats = &overflow_block;
-	self->stats->threads[self->mode]++;
+	stats_thread_mode(self);
 }
 
-void stats_thread_attached(struct adaptive_thread *self)
+void stats_thread_mode(struct adaptive_thread *self)
 {
 	if (self->stats)
 		self->stats->threads[self->mode]++;

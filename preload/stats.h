@@ -64,8 +64,8 @@ static inline void stat_inc(struct adaptive_thread *self, enum stat_counter coun
 
 void stats_init(void);
 void stats_thread_start(struct adaptive_thread *self);
-/* Count the thread under the mode that its late attachment gave it. */
-void stats_thread_attached(struct adaptive_thread *self);
+/* Count the thread under its mode, which its set-up or attachment set. */
+void stats_thread_mode(struct adaptive_thread *self);
 void stats_thread_exit(struct adaptive_thread *self);
 /* A forked child counts its own work only. */
 void stats_new_process(void);

@@ -205,7 +205,7 @@ void thread_attach_state(struct adaptive_thread *self)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (self->mode == RSEQ_MODE_NONE && !in_vfork_child()) {
 		self->mode = sched_state_attach(self, self->tid);
-		stats_thread_attached(self);
+		stats_thread_mode(self);
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
