@@ -25,7 +25,7 @@ HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks
 	$(BUILD)/tests/helpers/exit_destructor_locks \
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so $(BUILD)/tests/helpers/libcount_clock.so
-WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
+WORKLOAD_PROGRAMS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
 # vm-bench's baselines: glibc's own mutex kinds applied to every mutex.
 BASELINES := $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so
 
@@ -106,9 +106,9 @@ selftests: kernel
 		{ tail -n 20 $(BUILD)/selftests.log; echo 'selftests: build failed, see $(BUILD)/selftests.log'; exit 1; }
 	@cp $(SELFTESTS_SRC)/run_sched_state_tests.sh $(SELFTESTS)/
 
-tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOADS) $(BASELINES)
+tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOAD_PROGRAMS) $(BASELINES)
 
-workloads: $(WORKLOADS) $(BASELINES)
+workloads: $(WORKLOAD_PROGRAMS) $(BASELINES)
 
 $(BUILD)/workloads/%: workloads/%.c
 	@mkdir -p $(@D)
@@ -187,10 +187,13 @@ test: tests initramfs kernel-debug kernel-debian
 	@scripts/install-deps.sh test
 	@tests/run-tests.sh host guest
 
-# The image is built in a sub-make: the deps step may just have installed
+# The settings are checked before anything is built. The image is built
+# in a sub-make: the deps step may just have installed
 # the bench group's programs (cache_bench, db_bench, ...), which the image
 # then includes.
-vm-bench: kernel kernel-stock
+vm-bench:
+	@workloads/vm-bench.sh --check
+	@$(MAKE) --no-print-directory kernel kernel-stock
 	@scripts/install-deps.sh vm bench
 	@scripts/fetch-deb.sh memcached $(BUILD)/apps/memcached
 	@$(MAKE) --no-print-directory initramfs

@@ -12,7 +12,10 @@ PATH=$PATH:/usr/sbin:/sbin
 
 usage() {
 	cat <<EOF
-usage: $0 [--help]
+usage: $0 [--help | --check]
+
+--check: check the settings below and exit (make vm-bench does so before
+it builds anything).
 
 Environment:
   PROFILE   smoke: multimodal only, threads 1 4, 2 s runs, 2 boots, 4
@@ -59,8 +62,10 @@ Environment:
 Needs what make vm-bench builds first.
 EOF
 }
+check_only=
 case "${1:-}" in
 -h | --help) usage; exit 0 ;;
+--check) check_only=1 ;;
 '') ;;
 *) usage >&2; exit 2 ;;
 esac
@@ -97,6 +102,24 @@ for var in SECONDS_PER_RUN BOOTS REPS SETS; do
 	'' | *[!0-9]* | 0*) echo "vm-bench: $var=${!var}: expected a whole number of at least 1" >&2; exit 2 ;;
 	esac
 done
+for t in $threads; do
+	case "$t" in
+	*[!0-9]* | 0*) echo "vm-bench: THREADS: $t is not a thread count (a whole number of at least 1)" >&2; exit 2 ;;
+	esac
+done
+# A name the guest does not know would make a part with no runs at all.
+for w in $workloads; do
+	grep -qx 'part=locks' "$top/workloads/defs/$w.sh" 2>/dev/null || {
+		echo "vm-bench: WORKLOADS: $w is not a lock workload of workloads/defs" >&2
+		exit 2
+	}
+done
+for p in $policies; do
+	case " $all_policies " in
+	*" ${p%-unfair} "*) ;;
+	*) echo "vm-bench: POLICIES: $p is none of $all_policies (or one of them with -unfair)" >&2; exit 2 ;;
+	esac
+done
 npolicies=$(wc -w <<<"$policies")
 [ -n "${SETS:-}" ] && reps=$((SETS * npolicies))
 reps=${REPS:-$reps}
@@ -104,13 +127,14 @@ case " $policies " in
 *" glibc "*) ;;
 *) echo "vm-bench: POLICIES must include glibc, the baseline of every ratio" >&2; exit 2 ;;
 esac
+[ -z "$check_only" ] || exit 0
 # The patch's own cost: without the preload, and with it (sched_state).
 kernel_policies="glibc sched-state"
 export VCPUS=${VCPUS:-2}
 mkdir -p "$bench"
 disk=$bench/disk.img
-# Plots of an earlier run would pass for this one's.
-rm -f "$bench"/*.svg
+# The summary and plots of an earlier run would pass for this one's.
+rm -f "$bench"/*.svg "$bench/summary.md"
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us,position
 
@@ -196,6 +220,6 @@ command="PROFILE=$profile THREADS='$threads' SECONDS_PER_RUN=$seconds BOOTS=$boo
 [ -n "${POLICIES:-}" ] && command+=" POLICIES='$policies'"
 python3 "$top/workloads/analyze.py" --command "$command make vm-bench" "${cost_args[@]}" \
 	"$bench/results.csv" "$bench" || status=1
-cat "$bench/summary.md"
+[ ! -f "$bench/summary.md" ] || cat "$bench/summary.md"
 echo "vm-bench: results in ${bench#"$top"/}/: results.csv, summary.md, *.svg"
 exit "$status"

@@ -1,0 +1,62 @@
+#!/bin/sh
+# make vm-bench's settings: every variable that workloads/vm-bench.sh
+# reads reaches it through make unchanged (a makefile variable of the same
+# name would be exported in its place), and a setting it cannot run
+# (a workload or policy it does not know, a thread count that is not a
+# number) stops it with a message before it builds or boots anything.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+pass() { echo "PASS vm-bench-settings: $1"; }
+fail() { echo "FAIL vm-bench-settings: $1"; }
+
+# The environment a recipe of the project's Makefile sees, for each
+# setting given to make in the environment.
+settings="PROFILE SECONDS_PER_RUN BOOTS REPS SETS THREADS WORKLOADS POLICIES VCPUS MEM ACCEL BENCH_TIMEOUT"
+bad=
+for var in $settings; do
+	seen=$(env "$var=value-of-$var" make --no-print-directory -s -C "$top" -f Makefile -f - \
+		show-setting VAR="$var" 2>&1 <<'EOF'
+show-setting:
+	@printenv $(VAR)
+EOF
+	) || true
+	[ "$seen" = "value-of-$var" ] || bad="$bad $var (recipe sees '$seen')"
+done
+if [ -z "$bad" ]; then
+	pass "make passes every setting to vm-bench.sh unchanged"
+else
+	fail "make replaces settings:$bad"
+fi
+
+# $1: what is checked; $2: the word the message must name; the rest:
+# settings that vm-bench.sh --check must refuse with status 2 and one
+# line of its own, building nothing.
+refused() {
+	what=$1
+	word=$2
+	shift 2
+	rc=0
+	env BUILD_DIR="$dir/build" "$@" "$top/workloads/vm-bench.sh" --check >"$dir/out" 2>&1 || rc=$?
+	if [ "$rc" = 2 ] && grep '^vm-bench: ' "$dir/out" | grep -qF -- "$word" && [ ! -e "$dir/build" ]; then
+		pass "$what"
+	else
+		fail "$what: status $rc, output: $(head -c 300 "$dir/out")"
+	fi
+}
+refused "an unknown workload is refused" no-such-workload WORKLOADS="ptsematest no-such-workload"
+refused "a kernel-part program is not a lock workload" ctxswitch WORKLOADS=ctxswitch
+refused "an unknown policy is refused" no-such-policy POLICIES="glibc sched-state no-such-policy"
+refused "a thread count must be a number" two THREADS="1 two"
+refused "an unknown profile is refused" no-such-profile PROFILE=no-such-profile
+
+rc=0
+env BUILD_DIR="$dir/build" PROFILE=contract WORKLOADS=ptsematest POLICIES="glibc sched-state-unfair" \
+	THREADS="2 4" "$top/workloads/vm-bench.sh" --check >"$dir/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && [ ! -e "$dir/build" ]; then
+	pass "valid settings pass the check, which builds nothing"
+else
+	fail "valid settings: status $rc, output: $(head -c 300 "$dir/out")"
+fi
