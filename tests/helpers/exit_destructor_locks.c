@@ -21,13 +21,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "publish_state.h"
+#include "queued.h"
 #include "two_cpus.h"
-
-/* How long the owner waits for the exiting thread to queue. */
-#define QUEUE_TIMEOUT_S	10
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t late_key;
@@ -53,7 +50,6 @@ static void *exiting(void *arg)
 int main(void)
 {
 	pthread_t thread;
-	time_t give_up;
 	int cpus[2], ret;
 	bool queued;
 
@@ -73,10 +69,7 @@ int main(void)
 	if (start_on(&thread, exiting, &late_key, cpus[1]))
 		return 1;
 	/* On the CPU all along, so that the thread spins on a running owner. */
-	give_up = time(NULL) + QUEUE_TIMEOUT_S;
-	while (!(queued = __atomic_load_n(&mutex.__data.__lock, __ATOMIC_RELAXED) == 2) &&
-	       time(NULL) < give_up)
-		;
+	queued = wait_until_queued(&mutex, false);
 	pthread_mutex_unlock(&mutex);
 	pthread_join(thread, NULL);
 	if (!queued) {

@@ -18,25 +18,20 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "queued.h"
 #include "rseq-abi.h"
 #include "two_cpus.h"
-
-/* How long the owner waits for the waiter to queue. */
-#define QUEUE_TIMEOUT_S	10
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct rseq_abi_sched_state own_state;
 /* 1 once the owner holds the mutex, -1 if it could not attach its state. */
 static int owner_ready;
-static int queued;
+static bool queued;
 
 static void *owner(void *arg)
 {
-	time_t give_up = time(NULL) + QUEUE_TIMEOUT_S;
-
 	own_state.tid = gettid();
 	if (prctl(PR_RSEQ_SCHED_STATE, PR_RSEQ_SCHED_STATE_SET, &own_state, 0, 0)) {
 		fprintf(stderr, "owner_foreign: cannot attach a sched_state: %s\n", strerror(errno));
@@ -45,13 +40,8 @@ static void *owner(void *arg)
 	}
 	pthread_mutex_lock(&mutex);
 	__atomic_store_n(&owner_ready, 1, __ATOMIC_RELEASE);
-	/*
-	 * On a CPU, so that a waiter that read its state would spin on, until
-	 * the waiter has queued (glibc's lock word protocol: 2).
-	 */
-	while (!(queued = __atomic_load_n(&mutex.__data.__lock, __ATOMIC_RELAXED) == 2) &&
-	       time(NULL) < give_up)
-		;
+	/* On a CPU, so that a waiter that read its state would spin on. */
+	queued = wait_until_queued(&mutex, false);
 	pthread_mutex_unlock(&mutex);
 	return NULL;
 }

@@ -13,9 +13,11 @@
 #define PUBLISH_STATE_H
 
 #include <pthread.h>
-#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "queued.h"
 
 static void *publish_state_waiter(void *arg)
 {
@@ -26,11 +28,12 @@ static void *publish_state_waiter(void *arg)
 	return NULL;
 }
 
-/* Returns 0, or -1 with a message if no waiter could be started. */
+/* Returns 0, or -1 with a message if no waiter started or queued. */
 static inline int publish_state(void)
 {
 	pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 	pthread_t waiter;
+	bool queued;
 	int ret;
 
 	pthread_mutex_lock(&mutex);
@@ -40,11 +43,14 @@ static inline int publish_state(void)
 		pthread_mutex_unlock(&mutex);
 		return -1;
 	}
-	/* Queued: asleep in futex (glibc's lock word protocol: 2). */
-	while (__atomic_load_n(&mutex.__data.__lock, __ATOMIC_RELAXED) != 2)
-		sched_yield();
+	queued = wait_until_queued(&mutex, true);
 	pthread_mutex_unlock(&mutex);
 	pthread_join(waiter, NULL);
+	if (!queued) {
+		fprintf(stderr, "publish_state: the waiter did not queue in %d s\n",
+			QUEUE_TIMEOUT_S);
+		return -1;
+	}
 	return 0;
 }
 
