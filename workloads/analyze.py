@@ -629,6 +629,12 @@ def main(argv):
            "the interval excludes 1, the same rule for every policy. Under TCG every "
            "instruction is emulated and system calls and context switches are dilated "
            "unevenly: compare ratios, not absolute numbers.\n"]
+    if any(r.get("accel") == "icount" for r in rows):
+        out.append("Under icount (`ACCEL=icount`) the guest clock counts instructions and one "
+                   "emulator thread runs the vCPUs in turn; QEMU ends a vCPU's turn at each "
+                   "`pause`, so that every iteration of a spinning waiter lets the other vCPUs "
+                   "run a whole turn. Spinning there costs far more guest time than on any CPU: "
+                   "read only the cells where nobody spins (ADAPTIVE_STATS counts the spins).\n")
     if len(args.results) > 1:
         out.append(f"Pooled from {len(args.results)} result files, each file's boot b "
                    f"renamed i.b: {', '.join(f'{i} {p}' for i, p in enumerate(args.results, 1))}.\n")

@@ -216,6 +216,9 @@ if ((icount)); then
 fi
 
 command="PROFILE=$profile THREADS='$threads' SECONDS_PER_RUN=$seconds BOOTS=$boots REPS=$reps"
+# The machine's settings too: the figures depend on them.
+[ -n "${ACCEL:-}" ] && command="ACCEL=$ACCEL $command"
+[ "$VCPUS" != 2 ] && command="VCPUS=$VCPUS $command"
 [ -n "$workloads" ] && command+=" WORKLOADS='$workloads'"
 [ -n "${POLICIES:-}" ] && command+=" POLICIES='$policies'"
 python3 "$top/workloads/analyze.py" --command "$command make vm-bench" "${cost_args[@]}" \

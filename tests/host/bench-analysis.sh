@@ -379,3 +379,17 @@ if ! grep -q 'guest instructions' "$dir/a/summary.md"; then
 else
 	fail "instruction cost table without --kernel-cost"
 fi
+
+# Runs under icount (ACCEL=icount) measure guest time as instructions,
+# with one emulator thread for every vCPU: the summary says what that
+# does to spinning, and says nothing of it for TCG's runs.
+sed 's/,tcg,/,icount,/' "$dir/results.csv" >"$dir/icount.csv"
+mkdir "$dir/icount"
+python3 "$top/workloads/analyze.py" "$dir/icount.csv" "$dir/icount" >/dev/null
+if grep -q 'accelerator icount' "$dir/icount/summary.md" &&
+	grep -q '^Under icount.*spin' "$dir/icount/summary.md" &&
+	! grep -q '^Under icount' "$dir/a/summary.md"; then
+	pass "an icount run's summary says how icount treats spinning"
+else
+	fail "icount caveat: $(grep -c '^Under icount' "$dir/icount/summary.md" "$dir/a/summary.md" | tr '\n' ' ')"
+fi
