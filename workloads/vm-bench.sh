@@ -102,22 +102,42 @@ for var in SECONDS_PER_RUN BOOTS REPS SETS; do
 	'' | *[!0-9]* | 0*) echo "vm-bench: $var=${!var}: expected a whole number of at least 1" >&2; exit 2 ;;
 	esac
 done
+# Settings that would leave a part with no runs at all, or run another
+# policy than the one named, are refused here, before anything is built.
+refuse() {
+	echo "vm-bench: $*" >&2
+	exit 2
+}
+[ -n "${threads// /}" ] || refuse "THREADS: no thread count"
 for t in $threads; do
 	case "$t" in
-	*[!0-9]* | 0*) echo "vm-bench: THREADS: $t is not a thread count (a whole number of at least 1)" >&2; exit 2 ;;
+	*[!0-9]* | 0*) refuse "THREADS: $t is not a thread count (a whole number of at least 1)" ;;
 	esac
 done
-# A name the guest does not know would make a part with no runs at all.
+[ -z "${WORKLOADS+set}" ] || [ -n "${WORKLOADS// /}" ] || refuse "WORKLOADS: no workload named"
 for w in $workloads; do
-	grep -qx 'part=locks' "$top/workloads/defs/$w.sh" 2>/dev/null || {
-		echo "vm-bench: WORKLOADS: $w is not a lock workload of workloads/defs" >&2
-		exit 2
-	}
+	def=$top/workloads/defs/$w.sh
+	case "$w" in
+	*/*) refuse "WORKLOADS: $w: a name of workloads/defs, not a path" ;;
+	esac
+	grep -qx 'part=locks' "$def" 2>/dev/null || refuse "WORKLOADS: $w is not a lock workload of workloads/defs"
+	# Thread counts per vCPU (threads_per_vcpu) are the definition's own.
+	grep -q '^threads_per_vcpu=' "$def" && continue
+	min=$(sed -n 's/^min_threads=//p' "$def")
+	runs=
+	for t in $threads; do
+		[ "$t" -ge "${min:-1}" ] && runs=1
+	done
+	[ -n "$runs" ] || refuse "WORKLOADS: $w runs at $min threads or more, and THREADS is '$threads'"
 done
 for p in $policies; do
+	case "$p" in
+	glibc-unfair | glibc-adaptive-unfair | kernel-spin-unfair)
+		refuse "POLICIES: $p: only libadaptive's policies have a variant without handoffs" ;;
+	esac
 	case " $all_policies " in
 	*" ${p%-unfair} "*) ;;
-	*) echo "vm-bench: POLICIES: $p is none of $all_policies (or one of them with -unfair)" >&2; exit 2 ;;
+	*) refuse "POLICIES: $p is none of $all_policies (or one of them with -unfair)" ;;
 	esac
 done
 npolicies=$(wc -w <<<"$policies")
@@ -219,6 +239,8 @@ command="PROFILE=$profile THREADS='$threads' SECONDS_PER_RUN=$seconds BOOTS=$boo
 # The machine's settings too: the figures depend on them.
 [ -n "${ACCEL:-}" ] && command="ACCEL=$ACCEL $command"
 [ "$VCPUS" != 2 ] && command="VCPUS=$VCPUS $command"
+[ -n "${MEM:-}" ] && command="MEM=$MEM $command"
+[ -n "${KERNEL_CMDLINE:-}" ] && command="KERNEL_CMDLINE='$KERNEL_CMDLINE' $command"
 [ -n "$workloads" ] && command+=" WORKLOADS='$workloads'"
 [ -n "${POLICIES:-}" ] && command+=" POLICIES='$policies'"
 python3 "$top/workloads/analyze.py" --command "$command make vm-bench" "${cost_args[@]}" \

@@ -14,15 +14,19 @@ fail() { echo "FAIL vm-bench-settings: $1"; }
 
 # The environment a recipe of the project's Makefile sees, for each
 # setting given to make in the environment.
-settings="PROFILE SECONDS_PER_RUN BOOTS REPS SETS THREADS WORKLOADS POLICIES VCPUS MEM ACCEL BENCH_TIMEOUT"
+# (A make that runs this test passes its flags and jobserver on: not to
+# this one.)
+settings="PROFILE SECONDS_PER_RUN BOOTS REPS SETS THREADS WORKLOADS POLICIES VCPUS MEM ACCEL
+BENCH_TIMEOUT GRACE KERNEL_CMDLINE"
 bad=
 for var in $settings; do
-	seen=$(env "$var=value-of-$var" make --no-print-directory -s -C "$top" -f Makefile -f - \
-		show-setting VAR="$var" 2>&1 <<'EOF'
+	seen=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$var=value-of-$var" \
+		make --no-print-directory -s -C "$top" -f Makefile -f - show-setting VAR="$var" \
+		2>"$dir/make.err" <<'EOF'
 show-setting:
 	@printenv $(VAR)
 EOF
-	) || true
+	) || seen="$seen (make failed: $(head -c 200 "$dir/make.err"))"
 	[ "$seen" = "value-of-$var" ] || bad="$bad $var (recipe sees '$seen')"
 done
 if [ -z "$bad" ]; then
@@ -51,6 +55,12 @@ refused "a kernel-part program is not a lock workload" ctxswitch WORKLOADS=ctxsw
 refused "an unknown policy is refused" no-such-policy POLICIES="glibc sched-state no-such-policy"
 refused "a thread count must be a number" two THREADS="1 two"
 refused "an unknown profile is refused" no-such-profile PROFILE=no-such-profile
+refused "a path is not a workload's name" ../defs/ptsematest WORKLOADS=../defs/ptsematest
+refused "an empty workload list is refused" "no workload" WORKLOADS=" "
+refused "an empty thread list is refused" "no thread count" THREADS=" "
+refused "a workload needs a thread count it runs at" ptsematest WORKLOADS=ptsematest THREADS=1
+refused "glibc's own mutexes have no variant without handoffs" glibc-adaptive-unfair \
+	POLICIES="glibc glibc-adaptive-unfair"
 
 rc=0
 env BUILD_DIR="$dir/build" PROFILE=contract WORKLOADS=ptsematest POLICIES="glibc sched-state-unfair" \
