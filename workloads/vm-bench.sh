@@ -70,6 +70,12 @@ case "${1:-}" in
 *) usage >&2; exit 2 ;;
 esac
 
+# A setting that cannot run: its message, and exit status 2.
+refuse() {
+	echo "vm-bench: $*" >&2
+	exit 2
+}
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 bench=$build/bench
@@ -90,7 +96,7 @@ quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=3
 contract) threads="1 2 4" seconds=1 boots=2 reps=8 kernel_reps=0 icount=0
 	policies="glibc sched-state" ;;
 full) threads="1 2 4" seconds=5 boots=2 reps=2 kernel_reps=10 icount=5 policies=$all_policies ;;
-*) echo "vm-bench: PROFILE=$profile: expected smoke, quick, contract or full" >&2; exit 2 ;;
+*) refuse "PROFILE=$profile: expected smoke, quick, contract or full" ;;
 esac
 threads=${THREADS:-$threads}
 seconds=${SECONDS_PER_RUN:-$seconds}
@@ -99,15 +105,11 @@ workloads=${WORKLOADS:-$workloads}
 policies=${POLICIES:-$policies}
 for var in SECONDS_PER_RUN BOOTS REPS SETS; do
 	case "${!var:-1}" in
-	'' | *[!0-9]* | 0*) echo "vm-bench: $var=${!var}: expected a whole number of at least 1" >&2; exit 2 ;;
+	'' | *[!0-9]* | 0*) refuse "$var=${!var}: expected a whole number of at least 1" ;;
 	esac
 done
 # Settings that would leave a part with no runs at all, or run another
 # policy than the one named, are refused here, before anything is built.
-refuse() {
-	echo "vm-bench: $*" >&2
-	exit 2
-}
 [ -n "${threads// /}" ] || refuse "THREADS: no thread count"
 for t in $threads; do
 	case "$t" in
@@ -145,7 +147,7 @@ npolicies=$(wc -w <<<"$policies")
 reps=${REPS:-$reps}
 case " $policies " in
 *" glibc "*) ;;
-*) echo "vm-bench: POLICIES must include glibc, the baseline of every ratio" >&2; exit 2 ;;
+*) refuse "POLICIES must include glibc, the baseline of every ratio" ;;
 esac
 [ -z "$check_only" ] || exit 0
 # The patch's own cost: without the preload, and with it (sched_state).
