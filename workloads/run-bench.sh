@@ -20,11 +20,12 @@
 #   with glibc's own mutex kinds (/workloads/lib<policy>.so); <policy>-unfair
 #   as <policy> with ADAPTIVE_STARVE_US=10000000 (no handoffs); the others
 #   with LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=<policy>.
+#   BENCH_DEFS (default /workloads/defs) is the directory of definitions.
 # shellcheck disable=SC1090,SC2154 # the definitions set min_threads etc.
 set -u
 
 if [ $# -ne 7 ] && [ $# -ne 8 ]; then
-	sed -n '2,20s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,23s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1
@@ -35,7 +36,7 @@ thread_counts=$5
 policies=$6
 seconds=$7
 only=${8:-}
-defs=/workloads/defs
+defs=${BENCH_DEFS:-/workloads/defs}
 lib=/usr/lib/libadaptive.so
 out=/tmp/bench.out
 vcpus=$(nproc)
@@ -174,6 +175,46 @@ case " $workloads " in
 	;;
 esac
 
+# A definition's co-runner (corunner: a command that runs until killed)
+# competes for the CPUs during its runs, without the preload and outside
+# their CPU time. It runs from the first of a workload's consecutive runs
+# in the plan to the last (started per run, it cost a second and its own
+# start-up each time); it has a second to start first. The command goes
+# to the background itself, so that $! is its pid (not a subshell's,
+# whose kill would leave it running).
+corunner_workload=
+corunner_pid=
+# Whether the co-runner, if any, still runs: its state, not kill -0,
+# which a zombie passes (a subshell cannot reap its parent's children).
+corunner_alive() {
+	[ -z "$corunner_pid" ] && return 0
+	stat=
+	read -r stat 2>/dev/null <"/proc/$corunner_pid/stat"
+	# The state follows the command name, in parentheses.
+	stat=${stat##*) }
+	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
+}
+stop_corunner() {
+	[ -n "$corunner_pid" ] || return 0
+	# (Quietly: the shell reports a killed job as "Terminated".)
+	{
+		kill "$corunner_pid"
+		wait "$corunner_pid"
+	} 2>/dev/null
+	corunner_pid=
+}
+# Start workload $1's co-runner unless it runs already.
+start_corunner() {
+	[ "$1" = "$corunner_workload" ] && corunner_alive && return 0
+	stop_corunner
+	corunner_workload=$1
+	corunner_command=$(. "$defs/$1.sh" && echo "${corunner:-}")
+	[ -n "$corunner_command" ] || return 0
+	eval "$corunner_command </dev/null >/dev/null 2>&1 &"
+	corunner_pid=$!
+	sleep 1
+}
+
 total=$(wc -l <"$plan")
 done_runs=0
 start=$(date +%s)
@@ -182,6 +223,7 @@ for w in $workloads; do
 	(. "$defs/$w.sh" && echo "    $w: $description")
 done
 while read -r rep w t p position; do
+	start_corunner "$w"
 	(
 		. "$defs/$w.sh"
 		cmd=$(wl_command "$t" "$seconds")
@@ -192,34 +234,14 @@ while read -r rep w t p position; do
 		*-unfair) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=${p%-unfair} ADAPTIVE_STARVE_US=10000000" ;;
 		*) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=$p" ;;
 		esac
-		# A definition's co-runner (corunner: a command that runs until
-		# killed) competes for the CPUs during the run, without the
-		# preload and outside its CPU time.
-		# The command itself goes to the background, so that $! is its pid
-		# (not that of a subshell, whose kill would leave it running); it
-		# has a second to start before the run does.
-		corunner_pid=
-		if [ -n "${corunner:-}" ]; then
-			eval "$corunner >/dev/null 2>&1 &"
-			corunner_pid=$!
-			sleep 1
-		fi
 		# A run may take twice its time plus start-up before it is killed.
 		# (Not from the plan, which is this loop's standard input.)
 		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $cmd" </dev/null >"$out" 2>&1
 		rc=$?
-		# A co-runner that died early leaves a run without competition.
-		corunner_died=
-		if [ -n "$corunner_pid" ]; then
-			kill -0 "$corunner_pid" 2>/dev/null || corunner_died=1
-			# (Quietly: the shell reports a killed job as "Terminated".)
-			{
-				kill "$corunner_pid"
-				wait "$corunner_pid"
-			} 2>/dev/null
-		fi
 		result=$(wl_parse "$t" "$out")
-		if [ -n "$corunner_died" ]; then
+		# A co-runner that died early leaves a run without competition
+		# (and the next run starts another).
+		if ! corunner_alive; then
 			status="corunner-died"
 		elif [ "$rc" -ne 0 ]; then
 			status="exit-$rc"
@@ -243,3 +265,4 @@ while read -r rep w t p position; do
 	[ "$rep" = 0 ] && label="warm-up, discarded"
 	echo "bench: [$done_runs/$total] $w threads=$t policy=$p $label; ${elapsed}s elapsed, about ${left}s left in this boot"
 done <"$plan"
+stop_corunner

@@ -21,9 +21,7 @@ Environment:
   PROFILE   smoke: multimodal only, threads 1 4, 2 s runs, 2 boots, 4
                    repetitions of glibc, sched-state, spin-count and
                    futex, no kernel-cost part (checks the pipeline);
-            quick (default): every lock workload under every policy but
-                   spin (glibc, glibc-adaptive, kernel-spin, sched-state,
-                   sched-state-multi, spin-count, spin-single, futex),
+            quick (default): every lock workload under every policy,
                    threads 1 2 4, 1 s runs, 2 repetitions over 2 boots,
                    then the kernel's cost in guest instructions
                    (workloads/kernel-cost-icount.sh, 3 runs,
@@ -81,18 +79,13 @@ build=${BUILD_DIR:-$top/build}
 bench=$build/bench
 profile=${PROFILE:-quick}
 workloads=
-# Every policy and ablation. The quick profile leaves out spin, the
-# blind spinner, which spin-single and spin-count bracket: with 8
-# policies, 2 repetitions of every lock workload take as long as 4 of 4
-# policies did, the 20 minutes of 1 s runs (a run costs about 0.4 s more
-# in the guest).
+# Every policy and ablation.
 # icount: runs of the instruction counts, 0 for none.
 all_policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
 case "$profile" in
 smoke) threads="1 4" seconds=2 boots=2 reps=4 kernel_reps=0 icount=0 workloads=multimodal
 	policies="glibc sched-state spin-count futex" ;;
-quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=3
-	policies=${all_policies/ spin / } ;;
+quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=3 policies=$all_policies ;;
 contract) threads="1 2 4" seconds=1 boots=2 reps=8 kernel_reps=0 icount=0
 	policies="glibc sched-state" ;;
 full) threads="1 2 4" seconds=5 boots=2 reps=2 kernel_reps=10 icount=5 policies=$all_policies ;;

@@ -147,6 +147,12 @@ fi
 sh /tests/preload-tests.sh "$kernel/preload" /usr/lib/libadaptive.so /tests /workloads \
 	"$expect" | tee -a "$log"
 
+# vm-bench's guest side (workloads/run-bench.sh), whatever the kernel:
+# on the patched one only.
+if [ "$kernel" = patched ]; then
+	sh /tests/bench-harness.sh "$kernel/bench" | tee -a "$log"
+fi
+
 # Last: the kernel stayed healthy through all of the above. Lockdep,
 # sleep-in-atomic and preemption reports start with "WARNING:" or "BUG:".
 if dmesg | grep -E 'BUG:|WARNING:|Oops|general protection fault|Call Trace:' >"$out"; then

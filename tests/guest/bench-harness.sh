@@ -1,0 +1,51 @@
+#!/bin/sh
+# Tests of workloads/run-bench.sh, the guest side of make vm-bench, with
+# the probe workloads of /tests/bench-defs: a co-runner runs from the
+# first of a workload's consecutive runs to the last (one start, not one
+# per run), a co-runner that dies fails the run it died in and is
+# restarted for the next, and none outlives its workload.
+# Prints PASS/FAIL lines prefixed with $1.
+set -u
+prefix=$1
+probe=/tmp/bench-probe
+out=/tmp/bench-harness.out
+rm -rf "$probe"
+mkdir -p "$probe"
+: >"$probe/runs"
+
+# Warm-ups (probe-corunner, then probe-plain), then rotation 0: three
+# cells of each workload (1 to 3 threads) of one policy.
+BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2 3' glibc 1 \
+	'probe-corunner probe-plain' >"$out" 2>&1
+rc=$?
+
+check() {
+	if [ "$2" = "$3" ]; then
+		echo "PASS $prefix/$1"
+	else
+		echo "FAIL $prefix/$1: got '$2', expected '$3'"
+		sed 's/^/    /' "$out"
+	fi
+}
+
+check exit_status "$rc" 0
+# The statuses of the CSV lines, in order: the run whose co-runner died
+# fails, and only it.
+check run_statuses "$(awk -F, '/^CSV,/ { printf "%s:%s ", $2, $12 }' "$out")" \
+	"probe-corunner:corunner-died probe-corunner:ok probe-corunner:ok probe-plain:ok probe-plain:ok probe-plain:ok "
+# The co-runners the runs saw, by order of start (A, B, ...): the
+# warm-up's is stopped before probe-plain's warm-up; the killed one's
+# successor serves the rest of the workload's runs.
+seen=$(awk 'NR == FNR { name[$1] = sprintf("%c", 64 + FNR); next }
+	{ printf "%s:%s ", $1, $2 == "none" ? "none" : name[$2] }' "$probe/corunners" "$probe/runs")
+check corunners_per_workload "$seen" \
+	"probe-corunner:A probe-plain:none probe-corunner:B probe-corunner:C probe-corunner:C probe-plain:none probe-plain:none probe-plain:none "
+# None still runs once run-bench.sh has ended.
+left=
+while read -r pid; do
+	if grep -q '^State:[[:space:]]*[RSD]' "/proc/$pid/status" 2>/dev/null; then
+		left="$left $pid"
+	fi
+done <"$probe/corunners"
+check corunners_stopped "$left" ""
+rm -rf "$probe" "$out"
