@@ -22,3 +22,10 @@ if [ "$left" = 0 ] && grep -q '^cputime: status=143 ' "$out"; then
 else
 	echo "FAIL cputime: $left processes of the command left after its time limit; $(tr '\n' ' ' <"$out")"
 fi
+
+# Static: a dynamic cputime would load the run's LD_PRELOAD itself.
+if readelf -l "$cputime" | grep -q 'INTERP'; then
+	echo "FAIL cputime: dynamically linked, so a run's LD_PRELOAD loads into it too"
+else
+	echo "PASS cputime: statically linked, so a run's LD_PRELOAD reaches only its command"
+fi

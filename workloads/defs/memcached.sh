@@ -14,11 +14,12 @@ part=locks
 min_threads=1
 wl_sets_per_client() { echo $((1600 * ${2%.*} / $1 + 1)); }
 # The client starts once the server listens on port 11311 (2C2F in
-# /proc/net/tcp, state 0A), and only if the server is its own: a run
-# fails if its server died, whoever answered meanwhile.
+# /proc/net/tcp, state 0A), looked for every 50 ms for up to 10 s, and
+# only if the server is its own: a run fails if its server died,
+# whoever answered meanwhile.
 wl_command() {
 	echo "sh -c 'memcached -u root -t $1 -p 11311 -U 0 -l 127.0.0.1 & server=\$!;
-		for i in \$(seq 50); do grep -q \":2C2F 00000000:0000 0A\" /proc/net/tcp && break; sleep 0.2; done;
+		for i in \$(seq 200); do grep -q \":2C2F 00000000:0000 0A\" /proc/net/tcp && break; sleep 0.05; done;
 		kill -0 \$server || exit 1;
 		env -u LD_PRELOAD memcslap -s 127.0.0.1:11311 -b -t set -c $1 -e $(wl_sets_per_client "$1" "$2");
 		rc=\$?; kill \$server || rc=1; wait \$server; exit \$rc'"
