@@ -110,9 +110,9 @@ tests: $(GUEST_TESTS) $(HOST_TESTS) $(HELPERS) $(PRELOAD) $(WORKLOAD_PROGRAMS) $
 
 workloads: $(WORKLOAD_PROGRAMS) $(BASELINES)
 
-$(BUILD)/workloads/%: workloads/%.c
+$(BUILD)/workloads/%: workloads/%.c $(wildcard workloads/*.h) preload/rseq-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(STATIC) -o $@ $< -lm
+	$(CC) $(CFLAGS) $(STATIC) -Ipreload -o $@ $< -lm
 
 # cputime wraps every bench run: static, so that the run's LD_PRELOAD
 # reaches only the program it times, and a run starts about 30 ms sooner

@@ -503,7 +503,7 @@ def instruction_cost_table(out, path):
                "(workloads/kernel-cost-icount.sh), kernel and user space: median of the "
                "repetitions [lowest, highest]. A program whose threads race (hackbench) "
                "varies from run to run, which icount does not remove. state-attached: "
-               "libadaptive attaches a state to every thread, which the stock kernel "
+               "each thread attaches a state of its own (-s), which the stock kernel "
                "cannot.\n")
     out.append("| measure | case | stock | patched | patched - stock | relative | repetitions |")
     out.append("|---|---|---|---|---|---|---|")

@@ -2,12 +2,12 @@
 /*
  * The cost of a context switch: two threads bounce a byte through two
  * pipes, each blocking in read() until the other writes, so that every
- * bounce is two switches. Each thread first takes a mutex once, so that
- * under LD_PRELOAD=libadaptive.so it registers a sched_state and the
- * patched kernel updates it on every switch: compare stock, patched, and
- * patched with the preload.
+ * bounce is two switches. With -s, each thread attaches a sched_state of
+ * its own (own_state.h), which the patched kernel updates on every
+ * switch: compare stock, patched, and patched with states. The result
+ * line counts the threads that have one.
  *
- * usage: ctxswitch [-n ROUND_TRIPS]   (default 100000)
+ * usage: ctxswitch [-s] [-n ROUND_TRIPS]   (default 100000)
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,15 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "own_state.h"
+
 static int to_echo[2], to_main[2];
 static long round_trips = 100000;
-static pthread_mutex_t registration = PTHREAD_MUTEX_INITIALIZER;
-
-static void touch_mutex(void)
-{
-	pthread_mutex_lock(&registration);
-	pthread_mutex_unlock(&registration);
-}
+static bool with_states;
 
 /* Wait for a byte on @in, then pass it to @out. */
 static void bounce(int in, int out)
@@ -42,9 +38,10 @@ static void *echo(void *arg)
 {
 	long i;
 
-	touch_mutex();
+	own_state_attach(with_states);
 	for (i = 0; i < round_trips; i++)
 		bounce(to_echo[0], to_main[1]);
+	own_state_detach();
 	return NULL;
 }
 
@@ -55,9 +52,13 @@ int main(int argc, char **argv)
 	int opt, ret;
 	long i;
 
-	while ((opt = getopt(argc, argv, "n:")) != -1) {
+	while ((opt = getopt(argc, argv, "sn:")) != -1) {
+		if (opt == 's') {
+			with_states = true;
+			continue;
+		}
 		if (opt != 'n' || (round_trips = strtol(optarg, NULL, 10)) < 1) {
-			fprintf(stderr, "usage: %s [-n ROUND_TRIPS]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s] [-n ROUND_TRIPS]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
 		perror("ctxswitch: pipe");
 		return 1;
 	}
-	touch_mutex();
+	own_state_attach(with_states);
 	ret = pthread_create(&thread, NULL, echo, NULL);
 	if (ret) {
 		fprintf(stderr, "ctxswitch: pthread_create: %s\n", strerror(ret));
@@ -78,7 +79,7 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	pthread_join(thread, NULL);
-	printf("round_trips=%ld ns_per_round_trip=%.0f\n", round_trips,
-	       ((end.tv_sec - start.tv_sec) * 1e9 + (end.tv_nsec - start.tv_nsec)) / round_trips);
+	printf("round_trips=%ld states=%d ns_per_round_trip=%.0f\n", round_trips,
+	       own_states_attached, ((end.tv_sec - start.tv_sec) * 1e9 + (end.tv_nsec - start.tv_nsec)) / round_trips);
 	return 0;
 }

@@ -4,21 +4,24 @@
  * messaging, threads mode): groups of sender and receiver threads pass
  * 100-byte messages over Unix socket pairs, all senders of a group to
  * all its receivers, so that threads block and wake constantly. Like
- * ctxswitch, each thread takes a mutex once, to register a sched_state
- * under LD_PRELOAD=libadaptive.so.
+ * ctxswitch, with -s each thread attaches a sched_state of its own
+ * (own_state.h).
  *
- * usage: messaging [-g GROUPS] [-f FDS] [-l LOOPS]
+ * usage: messaging [-s] [-g GROUPS] [-f FDS] [-l LOOPS]
  *   GROUPS groups (default 2) of FDS senders and FDS receivers (default 5),
  *   each sender sending LOOPS messages (default 200) to every receiver.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "own_state.h"
 
 #define MESSAGE_SIZE 100
 #define MAX_FDS 64
@@ -30,18 +33,12 @@ struct group {
 };
 
 static int loops = 200;
-static pthread_mutex_t registration = PTHREAD_MUTEX_INITIALIZER;
+static bool with_states;
 
 struct role {
 	struct group *group;
 	int index;
 };
-
-static void touch_mutex(void)
-{
-	pthread_mutex_lock(&registration);
-	pthread_mutex_unlock(&registration);
-}
 
 static void *sender(void *arg)
 {
@@ -49,7 +46,7 @@ static void *sender(void *arg)
 	char message[MESSAGE_SIZE] = { 0 };
 	int i, r;
 
-	touch_mutex();
+	own_state_attach(with_states);
 	for (i = 0; i < loops; i++)
 		for (r = 0; r < role->group->fds; r++)
 			if (write(role->group->pairs[r][1], message, sizeof(message)) !=
@@ -57,6 +54,7 @@ static void *sender(void *arg)
 				perror("messaging: write");
 				exit(1);
 			}
+	own_state_detach();
 	return NULL;
 }
 
@@ -67,7 +65,7 @@ static void *receiver(void *arg)
 	char buf[MESSAGE_SIZE * 4];
 	ssize_t n;
 
-	touch_mutex();
+	own_state_attach(with_states);
 	while (left > 0) {
 		n = read(role->group->pairs[role->index][0], buf, sizeof(buf));
 		if (n <= 0) {
@@ -76,6 +74,7 @@ static void *receiver(void *arg)
 		}
 		left -= n;
 	}
+	own_state_detach();
 	return NULL;
 }
 
@@ -88,8 +87,11 @@ int main(int argc, char **argv)
 	pthread_t *threads;
 	double ns;
 
-	while ((opt = getopt(argc, argv, "g:f:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "sg:f:l:")) != -1) {
 		switch (opt) {
+		case 's':
+			with_states = true;
+			break;
 		case 'g':
 			groups = atoi(optarg);
 			break;
@@ -100,7 +102,7 @@ int main(int argc, char **argv)
 			loops = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-g GROUPS] [-f FDS] [-l LOOPS]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s] [-g GROUPS] [-f FDS] [-l LOOPS]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -142,7 +144,8 @@ int main(int argc, char **argv)
 		pthread_join(threads[i], NULL);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	ns = (end.tv_sec - start.tv_sec) * 1e9 + (end.tv_nsec - start.tv_nsec);
-	printf("messages=%ld ns_per_message=%.0f total_ms=%.1f\n", (long) groups * fds * fds * loops,
+	printf("messages=%ld states=%d ns_per_message=%.0f total_ms=%.1f\n",
+	       (long) groups * fds * fds * loops, own_states_attached,
 	       ns / ((double) groups * fds * fds * loops), ns / 1e6);
 	return 0;
 }

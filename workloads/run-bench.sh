@@ -15,7 +15,8 @@
 #   over boots. Each run lasts SECONDS where the workload can be timed.
 #   Before its repetitions, each workload runs once, discarded (warm-up).
 #   WORKLOADS (a space-separated list) limits the part to those names; a
-#   definition's skip_policies are policies it does not run.
+#   definition's skip_policies are policies it does not run; its
+#   wl_command THREADS SECONDS POLICY prints a run's command.
 #   Policy glibc runs without a preload; glibc-adaptive and kernel-spin
 #   with glibc's own mutex kinds (/workloads/lib<policy>.so); <policy>-unfair
 #   as <policy> with ADAPTIVE_STARVE_US=10000000 (no handoffs); the others
@@ -25,7 +26,7 @@
 set -u
 
 if [ $# -ne 7 ] && [ $# -ne 8 ]; then
-	sed -n '2,23s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,24s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1
@@ -226,7 +227,7 @@ while read -r rep w t p position; do
 	start_corunner "$w"
 	(
 		. "$defs/$w.sh"
-		cmd=$(wl_command "$t" "$seconds")
+		cmd=$(wl_command "$t" "$seconds" "$p")
 		case "$p" in
 		glibc) preload= ;;
 		glibc-adaptive | kernel-spin) preload="LD_PRELOAD=/workloads/lib$p.so" ;;

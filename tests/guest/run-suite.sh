@@ -147,6 +147,28 @@ fi
 sh /tests/preload-tests.sh "$kernel/preload" /usr/lib/libadaptive.so /tests /workloads \
 	"$expect" | tee -a "$log"
 
+# The kernel-cost programs' -s (workloads/own_state.h): each thread
+# attaches a state where the kernel has the feature, none where it has
+# not, and the run goes on; without -s, none.
+if [ "$feature" = present ]; then
+	want="0 2 1 4"
+else
+	want="0 0 0 0"
+fi
+got=
+for command in "ctxswitch -n 100" "ctxswitch -s -n 100" "syscall_return -s -n 100" \
+	"messaging -s -g 1 -f 2 -l 5"; do
+	# shellcheck disable=SC2086 # the program and its options
+	bounded 30 /workloads/$command >"$out" 2>&1
+	got="$got${got:+ }$(sed -n 's/.* states=\([0-9]*\) .*/\1/p' "$out")"
+done
+if [ "$got" = "$want" ]; then
+	emit "PASS $kernel/kernel-cost/own_states"
+else
+	emit "FAIL $kernel/kernel-cost/own_states: states attached '$got', expected '$want'"
+	sed 's/^/    /' "$out"
+fi
+
 # vm-bench's guest side (workloads/run-bench.sh), whatever the kernel:
 # on the patched one only.
 if [ "$kernel" = patched ]; then
