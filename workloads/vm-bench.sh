@@ -26,7 +26,7 @@ Environment:
                    then the kernel's cost in guest instructions
                    (workloads/kernel-cost-icount.sh, 3 runs,
                    kernel-cost.csv);
-                   about 20 minutes here. With 2 pairs per cell its
+                   about 19 minutes here. With 2 pairs per cell its
                    intervals are very wide (Student's t with 1 degree of
                    freedom): it shows where each policy stands, and does
                    not judge the contract;
@@ -47,7 +47,8 @@ Environment:
             them over the cells where there are enough cells (at least
             policies - repetitions + 1). The repetitions are dealt out
             over the boots. A definition may skip policies
-            (skip_policies: kernel-spin in the sysbench mutex ones).
+            (skip_policies: kernel-spin in the sysbench mutex ones and
+            ptsematest).
   SECONDS_PER_RUN, BOOTS, REPS, THREADS, WORKLOADS (names of
             workloads/defs), POLICIES override the profile; SETS=K is
             REPS=K times the number of policies. The sweep
