@@ -112,12 +112,12 @@ workloads: $(WORKLOAD_PROGRAMS) $(BASELINES)
 
 $(BUILD)/workloads/%: workloads/%.c $(wildcard workloads/*.h) preload/rseq-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(STATIC) -Ipreload -o $@ $< -lm
+	$(CC) $(CFLAGS) $(WORKLOAD_LDFLAGS) -Ipreload -o $@ $< -lm
 
 # cputime wraps every bench run: static, so that the run's LD_PRELOAD
 # reaches only the program it times, and a run starts about 30 ms sooner
 # under TCG (no dynamic loading of cputime and of the preload into it).
-$(BUILD)/workloads/cputime: STATIC := -static
+$(BUILD)/workloads/cputime: WORKLOAD_LDFLAGS := -static
 
 $(BUILD)/workloads/libglibc-adaptive.so: KIND := ADAPTIVE
 $(BUILD)/workloads/libkernel-spin.so: KIND := PI

@@ -21,6 +21,7 @@ usage: analyze.py [--command TEXT] RESULTS.csv OUTPUT_DIR
 import argparse
 import csv
 import math
+import os
 import statistics
 import sys
 from collections import Counter, defaultdict
@@ -658,6 +659,11 @@ def main(argv):
             out.append(f"- {r['workload']} {r['kernel']} {r['policy']} threads={r['threads']} "
                        f"boot={r.get('boot', '')} rep={r['rep']}: {r['status']}")
         out.append("")
+    try:
+        os.makedirs(args.output_dir, exist_ok=True)
+    except OSError as e:
+        print(f"analyze: {args.output_dir}: {e}", file=sys.stderr)
+        return 1
     with open(f"{args.output_dir}/summary.md", "w") as f:
         f.write("\n".join(out))
     for w in sorted(lock_workloads):

@@ -185,8 +185,8 @@ esac
 # whose kill would leave it running).
 corunner_workload=
 corunner_pid=
-# Whether the co-runner, if any, still runs: its state, not kill -0,
-# which a zombie passes (a subshell cannot reap its parent's children).
+# Whether the co-runner, if any, still runs: by its state in /proc, since
+# kill -0 passes a zombie that the shell has not reaped yet.
 corunner_alive() {
 	[ -z "$corunner_pid" ] && return 0
 	stat=

@@ -13,10 +13,10 @@ rm -rf "$probe"
 mkdir -p "$probe"
 : >"$probe/runs"
 
-# Warm-ups (probe-corunner, then probe-plain), then rotation 0: three
-# cells of each workload (1 to 3 threads) of one policy.
+# Warm-ups (probe-plain, then probe-with-corunner), then rotation 0:
+# three cells of each workload (1 to 3 threads) of one policy.
 BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2 3' glibc 1 \
-	'probe-corunner probe-plain' >"$out" 2>&1
+	'probe-plain probe-with-corunner' >"$out" 2>&1
 rc=$?
 
 check() {
@@ -32,15 +32,16 @@ check exit_status "$rc" 0
 # The statuses of the CSV lines, in order: the run whose co-runner died
 # fails, and only it.
 check run_statuses "$(awk -F, '/^CSV,/ { printf "%s:%s ", $2, $12 }' "$out")" \
-	"probe-corunner:corunner-died probe-corunner:ok probe-corunner:ok probe-plain:ok probe-plain:ok probe-plain:ok "
+	"probe-plain:ok probe-plain:ok probe-plain:ok probe-with-corunner:corunner-died probe-with-corunner:ok probe-with-corunner:ok "
 # The co-runners the runs saw, by order of start (A, B, ...): the
-# warm-up's is stopped before probe-plain's warm-up; the killed one's
+# warm-up's is stopped before probe-plain's runs; the killed one's
 # successor serves the rest of the workload's runs.
 seen=$(awk 'NR == FNR { name[$1] = sprintf("%c", 64 + FNR); next }
 	{ printf "%s:%s ", $1, $2 == "none" ? "none" : name[$2] }' "$probe/corunners" "$probe/runs")
 check corunners_per_workload "$seen" \
-	"probe-corunner:A probe-plain:none probe-corunner:B probe-corunner:C probe-corunner:C probe-plain:none probe-plain:none probe-plain:none "
-# None still runs once run-bench.sh has ended.
+	"probe-plain:none probe-with-corunner:A probe-plain:none probe-plain:none probe-plain:none probe-with-corunner:B probe-with-corunner:C probe-with-corunner:C "
+# None still runs once run-bench.sh has ended: the last, C, ran until
+# the plan's last run.
 left=
 while read -r pid; do
 	if grep -q '^State:[[:space:]]*[RSD]' "/proc/$pid/status" 2>/dev/null; then

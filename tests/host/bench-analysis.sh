@@ -393,3 +393,21 @@ if grep -q 'accelerator icount' "$dir/icount/summary.md" &&
 else
 	fail "icount caveat: $(grep -c '^Under icount' "$dir/icount/summary.md" "$dir/a/summary.md" | tr '\n' ' ')"
 fi
+
+# An output directory that does not exist yet is made, as a user who
+# pools runs into a new one expects; one that cannot be made is an error
+# that names it, not a traceback.
+if python3 "$top/workloads/analyze.py" "$dir/results.csv" "$dir/new/out" >/dev/null 2>&1 &&
+	[ -s "$dir/new/out/summary.md" ] && ls "$dir/new/out/"*.svg >/dev/null 2>&1; then
+	pass "the output directory is made if missing"
+else
+	fail "no summary.md or plots in a new output directory"
+fi
+: >"$dir/file"
+if python3 "$top/workloads/analyze.py" "$dir/results.csv" "$dir/file/out" >/dev/null 2>"$dir/err"; then
+	fail "an output directory under a file was accepted"
+elif grep -q "^analyze: $dir/file/out: " "$dir/err" && ! grep -q Traceback "$dir/err"; then
+	pass "an output directory that cannot be made is a one-line error"
+else
+	fail "unmakeable output directory: $(head -n 2 "$dir/err")"
+fi

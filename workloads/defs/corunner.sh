@@ -6,4 +6,7 @@
 # scheduler then takes the CPU from lock holders at the end of their
 # slices, inside sections too: the case the owner flag is for, where a
 # waiter that spins on a preempted owner burns a slice for nothing.
-corunner="stress-ng --cpu $(nproc) --timeout 3600"
+# No time limit (--timeout 0): run-bench.sh stops it after the last of
+# its workload's consecutive runs, which may take more than any fixed
+# limit.
+corunner="stress-ng --cpu $(nproc) --timeout 0"

@@ -1,7 +1,7 @@
 # shellcheck shell=sh disable=SC2034 # sourced by workloads/run-bench.sh
 # A workload of run-bench.sh's own test (tests/guest/bench-harness.sh)
-# without a co-runner, run after probe-corunner: its runs record the
-# co-runner they find still running, which must be none.
+# without a co-runner, whose runs follow probe-with-corunner's warm-up:
+# they record the co-runner they find still running, which must be none.
 part=locks
 min_threads=1
 description="no co-runner"

@@ -2,7 +2,7 @@
 # One run of the probe workloads (probe-*.sh; not a definition itself):
 # appends "WORKLOAD PID" to /tmp/bench-probe/runs, PID that of the
 # co-runner running now (the last one started) or "none". The second run
-# of probe-corunner kills its co-runner, as if it had died.
+# of probe-with-corunner kills its co-runner, as if it had died.
 probe=/tmp/bench-probe
 pid=$(tail -n 1 "$probe/corunners" 2>/dev/null)
 # A zombie is not running.
@@ -10,7 +10,7 @@ if [ -z "$pid" ] || ! grep -q '^State:[[:space:]]*[RSD]' "/proc/$pid/status" 2>/
 	pid=none
 fi
 echo "$1 $pid" >>"$probe/runs"
-if [ "$1" = probe-corunner ] && [ "$(grep -c "^$1 " "$probe/runs")" -eq 2 ]; then
+if [ "$1" = probe-with-corunner ] && [ "$(grep -c "^$1 " "$probe/runs")" -eq 2 ]; then
 	kill -9 "$pid"
 fi
 echo "probe: recorded $1 $pid"
