@@ -6,7 +6,7 @@ one SVG per lock workload, with the Python standard library only.
 Lock workloads (those that ran on the patched kernel only): per cell
 (workload, threads), each policy's ratio to glibc (no preload) for each
 metric the workload measures: the geometric mean of the per-repetition
-ratios, paired by boot and repetition (both ran in the same rotation of
+ratios, paired by boot and repetition (both ran in the same order of
 the same boot), with a 95% interval over the pairs from Student's t on
 the log ratios (ratio_interval()). The verdict is the same rule for every
 policy and metric: better or worse when the interval excludes 1, "tie"
@@ -162,12 +162,26 @@ def collect(rows):
 
 
 def positions_taken(rows):
-    """positions[policy]: the places in its rotation where the policy ran."""
+    """positions[policy]: the places in its cell's order where the policy ran."""
     positions = defaultdict(set)
     for r in rows:
         if r.get("position"):
             positions[r["policy"]].add(int(r["position"]))
     return positions
+
+
+def followers(rows):
+    """follows[(a, b)]: the runs of policy b right after one of a, in a cell."""
+    orders = defaultdict(list)
+    for r in rows:
+        if r.get("position"):
+            orders[(r["workload"], r["threads"], pair_key(r))].append(r)
+    follows = Counter()
+    for runs in orders.values():
+        runs.sort(key=lambda r: int(r["position"]))
+        for before, after in zip(runs, runs[1:]):
+            follows[(before["policy"], after["policy"])] += 1
+    return follows
 
 
 def design_table(out, rows, cells):
@@ -176,9 +190,11 @@ def design_table(out, rows, cells):
     repetitions and boots, and in how many of the order's positions every
     policy ran (all of them when a cell had as many repetitions as
     policies); then whether the cells together put every policy in every
-    position. A policy that a definition skips keeps its place in the
-    order, so that positions are those of the rotation, not a count of
-    runs.
+    position, and how often each policy ran right after each other one in
+    a cell (what a run leaves behind for the next would favour the policy
+    that always follows the same one). A policy that a definition skips
+    keeps its place in the order, so that positions are those of the
+    order, not a count of runs.
     """
     by_cell = defaultdict(list)
     for r in rows:
@@ -206,6 +222,12 @@ def design_table(out, rows, cells):
                  and len(positions) == len({r["policy"] for r in lock_rows}))
         out.append(f"\nOver all cells, every policy ran in every one of the {order} positions: "
                    f"{'yes' if whole else 'no'}.")
+        follows = followers(lock_rows)
+        names = sorted(positions)
+        counts = [follows[(a, b)] for a in names for b in names if a != b]
+        if counts:
+            out.append(f"Each policy ran right after each other one {min(counts)} to "
+                       f"{max(counts)} times.")
     out.append("")
 
 

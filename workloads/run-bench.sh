@@ -4,15 +4,15 @@
 #
 #   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness,p999_us,max_us,position
 #
-# usage: run-bench.sh locks|kernel KERNEL BOOT "ROTATIONS..." "THREADS..." "POLICIES..." SECONDS [WORKLOADS]
+# usage: run-bench.sh locks|kernel KERNEL BOOT "ROWS..." "THREADS..." "POLICIES..." SECONDS [WORKLOADS]
 #   locks:  the workloads of part=locks, at each thread count, each policy;
 #   kernel: those of part=kernel (the patch's own cost), at their thread count.
-#   Each rotation R is one repetition (rep R+1) with the policies in
-#   rotated order, starting in cell C at the ((R + C) mod N)th of N
-#   (position: a policy's place in that order, kept by a policy that the
-#   definition skips), so that N rotations put
-#   every policy in every position of every cell; the host spreads them
-#   over boots. Each run lasts SECONDS where the workload can be timed.
+#   Each R of ROWS is one repetition (rep R+1), in which cell C runs the
+#   policies in the order of row R + C of a Williams design (position: a
+#   policy's place in that order, kept by a policy that the definition
+#   skips): every policy in every position, and right after every other
+#   policy equally often; the host spreads the rows over boots. Each run
+#   lasts SECONDS where the workload can be timed.
 #   Before its repetitions, each workload runs once, discarded (warm-up).
 #   WORKLOADS (a space-separated list) limits the part to those names; a
 #   definition's skip_policies are policies it does not run; its
@@ -32,7 +32,7 @@ fi
 part=$1
 kernel=$2
 boot=$3
-rotations=$4
+rows=$4
 thread_counts=$5
 policies=$6
 seconds=$7
@@ -88,22 +88,24 @@ for def in "$defs"/*.sh; do
 	fi
 done
 
-# The policies in the order of rotation $1.
-rotated() {
-	# shellcheck disable=SC2086 # split the list
-	set -- $(($1 % $(echo "$policies" | wc -w))) $policies
-	shift_by=$1
-	shift
-	i=0
-	for p in "$@"; do
-		[ "$i" -ge "$shift_by" ] && printf '%s ' "$p"
-		i=$((i + 1))
-	done
-	i=0
-	for p in "$@"; do
-		[ "$i" -lt "$shift_by" ] && printf '%s ' "$p"
-		i=$((i + 1))
-	done
+# The policies in the order of row $1 of a Williams design: row k puts
+# policy number (w_i + k) mod N at place i, where w is 0, 1, N-1, 2, N-2,
+# ..., and for an odd N, rows N to 2N-1 are rows 0 to N-1 backwards. Its
+# rows each put every policy in every place once, and in them every
+# policy runs right after every other equally often, so that whatever a
+# run leaves behind for the next (caches, memory, TCG's translations)
+# falls on every policy alike; rotations of one order (row k = row 0
+# shifted by k) would put glibc after the same policy every time.
+ordered() {
+	echo "$policies" | awk -v k="$1" '{
+		n = NF
+		rows = n % 2 ? 2 * n : n
+		k %= rows
+		for (i = 0; i < n; i++)
+			w[i] = i % 2 ? (i + 1) / 2 : (n - i / 2) % n
+		for (i = 0; i < n; i++)
+			printf "%s ", $((w[k < n ? i : n - 1 - i] + k) % n + 1)
+	}'
 }
 
 # The thread counts of the sourced definition: its own per vCPU
@@ -139,19 +141,19 @@ done
 
 # The runs, one per line: rep workload threads policy position, rep 0 a
 # warm-up: each workload's first run in this boot, at its largest thread
-# count under glibc, whose figures are dropped. Cell c of rotation r
-# runs the policies in the order of rotation r + c: with as many
-# rotations as policies, every cell has every policy in every position;
-# with fewer, each cell has some, and enough cells (N - R + 1 for R
-# rotations) have all.
+# count under glibc, whose figures are dropped. Cell c of repetition r
+# runs the policies in the order of row r + c: with as many repetitions
+# as the design has rows (N policies, 2N if N is odd), every cell has
+# every policy in every position and after every other; with fewer, the
+# cells together go through the rows.
 plan=/tmp/bench.plan
 awk '{ last[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 	END { for (i = 1; i <= n; i++) print 0, order[i], last[order[i]], "glibc", 0 }' "$cells" >"$plan"
-for r in $rotations; do
+for r in $rows; do
 	c=0
 	while read -r w t skip; do
 		position=1
-		for p in $(rotated $((r + c))); do
+		for p in $(ordered $((r + c))); do
 			case ",$skip," in
 			*",$p,"*) ;;
 			*) echo "$((r + 1)) $w $t $p $position" ;;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make vm-bench: every lock workload of workloads/defs in the guest, under
 # every policy (glibc without a preload, glibc's own adaptive and PI
-# mutexes, and libadaptive's policies), in rotations over several boots;
-# then the kernel patch's own cost on build/bzImage against
+# mutexes, and libadaptive's policies), in balanced orders over several
+# boots; then the kernel patch's own cost on build/bzImage against
 # build/bzImage-stock, by wall time and in guest instructions (icount).
 # Results: build/bench/results.csv and kernel-cost.csv; summary.md and
 # plots (SVG) from workloads/analyze.py.
@@ -39,14 +39,15 @@ Environment:
                    cost by wall time over 10 alternating pairs of boots
                    (stock, patched), and in instructions (5 runs);
                    86 minutes here (2026-12-05).
-            A repetition is one rotation of the policy order. Cell c (a
-            workload at a thread count) runs rotation r + c in its
-            repetition r, so that as many repetitions as policies put
-            every policy in every position of every cell, and fewer put
-            each policy in as many positions per cell, and in all of
-            them over the cells where there are enough cells (at least
-            policies - repetitions + 1). The repetitions are dealt out
-            over the boots. A definition may skip policies
+            In its repetition r, cell c (a workload at a thread count)
+            runs the policies in the order of row r + c of a Williams
+            design (N rows for N policies, 2N for an odd N): over its
+            rows, every policy runs in every position and right after
+            every other policy equally often, so that neither the place
+            in the order nor the run before favours a policy. Fewer
+            repetitions than rows give each cell some rows, and the
+            cells together all. The repetitions are dealt out over the
+            boots. A definition may skip policies
             (skip_policies: kernel-spin in the sysbench mutex ones and
             ptsematest).
   SECONDS_PER_RUN, BOOTS, REPS, THREADS, WORKLOADS (names of
@@ -154,20 +155,20 @@ rm -f "$bench"/*.svg "$bench/summary.md"
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us,position
 
-# Run part $1 on kernel image $2 named $3 in boot $4 with the rotations
+# Run part $1 on kernel image $2 named $3 in boot $4 with the rows
 # $5 of policies $6; append its rows to rows.csv.
 run_part() {
-	local part=$1 image=$2 kernel=$3 boot=$4 rotations=$5 list=$6 only=$workloads log accel
+	local part=$1 image=$2 kernel=$3 boot=$4 rows=$5 list=$6 only=$workloads log accel
 	# WORKLOADS picks lock workloads; the kernel part runs all of its own.
 	[ "$part" = kernel ] && only=
 	log=$bench/$part-$kernel-boot$boot.log
-	echo "vm-bench: $part on $kernel ($(basename "$image")), boot $boot, rotations $rotations, PROFILE=$profile"
+	echo "vm-bench: $part on $kernel ($(basename "$image")), boot $boot, rows $rows, PROFILE=$profile"
 	# A new file system in every boot, for the workloads that write to
 	# a disk (multimodal-fsync); 4 KiB blocks, the size of their records.
 	mke2fs -q -F -t ext4 -b 4096 "$disk" 64M >/dev/null ||
 		{ echo "vm-bench: mke2fs could not make $disk" >&2; return 1; }
 	TIMEOUT=${BENCH_TIMEOUT:-5400} "$top/vm-image/run-vm.sh" --kernel "$image" --disk "$disk" \
-		"sh /workloads/run-bench.sh $part $kernel $boot '$rotations' '$threads' '$list' $seconds '$only'" 2>&1 |
+		"sh /workloads/run-bench.sh $part $kernel $boot '$rows' '$threads' '$list' $seconds '$only'" 2>&1 |
 		tee "$log" | grep --line-buffered -v '^CSV,' || true
 	accel=$(sed -n 's/^run-vm: [^,]*, \([a-z]*\), .*/\1/p' "$log" | head -n 1)
 	# Guest fields 2-12 are the first 11 columns, 13-18 the last six.
@@ -190,19 +191,19 @@ report_progress() {
 		"about $(((elapsed * ($2 - $1) / $1 + 59) / 60)) min left in it"
 }
 
-# Repetition r (rotation r) goes to boot (r mod boots) + 1: each boot gets
+# Repetition r (row r) goes to boot (r mod boots) + 1: each boot gets
 # every boots-th one, and the positions of every policy are spread over
 # all boots.
 lock_boots=$((reps < boots ? reps : boots))
 part_start=$SECONDS
 done_reps=0
 for ((boot = 1; boot <= lock_boots; boot++)); do
-	rotations=
+	rows=
 	for ((r = boot - 1; r < reps; r += boots)); do
-		rotations+="${rotations:+ }$r"
+		rows+="${rows:+ }$r"
 		done_reps=$((done_reps + 1))
 	done
-	run_part locks "$build/bzImage" patched "$boot" "$rotations" "$policies" || status=1
+	run_part locks "$build/bzImage" patched "$boot" "$rows" "$policies" || status=1
 	report_progress "$done_reps" "$reps" "$part_start"
 done
 # The two kernels cannot share a boot: alternate boots, one repetition

@@ -3,7 +3,9 @@
 # the probe workloads of /tests/bench-defs: a co-runner runs from the
 # first of a workload's consecutive runs to the last (one start, not one
 # per run), a co-runner that dies fails the run it died in and is
-# restarted for the next, and none outlives its workload.
+# restarted for the next, and none outlives its workload; the orders of
+# a cell's repetitions put every policy in every position and right after
+# every other equally often.
 # Prints PASS/FAIL lines prefixed with $1.
 set -u
 prefix=$1
@@ -49,4 +51,36 @@ while read -r pid; do
 	fi
 done <"$probe/corunners"
 check corunners_stopped "$left" ""
+
+# The orders of one cell over a whole design ($2 repetitions of the
+# policies $1): "policy:position" and "policy>next" counts, each value
+# once, as "N distinct, each K times".
+orders() {
+	: >"$probe/runs"
+	BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 "$2" 1 "$1" 1 \
+		probe-plain >"$out" 2>&1
+	awk -F, '/^CSV,/ {
+		at[$7 "." $18] = $4
+		if ($18 > n) n = $18
+		reps[$7] = 1
+	}
+	END {
+		for (r in reps)
+			for (i = 1; i <= n; i++) {
+				place[at[r "." i] ":" i]++
+				if (i > 1) after[at[r "." (i - 1)] ">" at[r "." i]]++
+			}
+		for (k in place) { places++; p[place[k]] = 1 }
+		for (k in after) { pairs++; a[after[k]] = 1 }
+		for (v in p) pv = pv " " v
+		for (v in a) av = av " " v
+		printf "%d places, each%s times; %d pairs, each%s times\n", places, pv, pairs, av
+	}' "$out"
+}
+# With an even number of policies, one row each; with an odd number,
+# two (the mirror images), and every pair twice.
+check order_4_policies "$(orders 'glibc futex spin sched-state' '0 1 2 3')" \
+	"16 places, each 1 times; 12 pairs, each 1 times"
+check order_3_policies "$(orders 'glibc futex spin' '0 1 2 3 4 5')" \
+	"9 places, each 2 times; 6 pairs, each 2 times"
 rm -rf "$probe" "$out"

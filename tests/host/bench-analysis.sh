@@ -34,6 +34,8 @@ def write(path, rows):
         out.writerows(rows)
 EOF
 synthetic() { PYTHONPATH=$dir python3 - "$@"; }
+# analyze.py on $dir/$1.csv, into $dir/$1 (which it makes).
+analyze() { python3 "$top/workloads/analyze.py" "$dir/$1.csv" "$dir/$1" >/dev/null; }
 
 synthetic "$dir/results.csv" <<'EOF'
 import math, random, sys
@@ -169,8 +171,7 @@ for cell, threads in enumerate((1, 2, 3, 4)):
                 rows.append(row)
 write(sys.argv[1], rows)
 EOF
-	mkdir "$dir/design$offset"
-	python3 "$top/workloads/analyze.py" "$dir/design$offset.csv" "$dir/design$offset" >/dev/null
+	analyze "design$offset"
 done
 if grep -q '^| design | 2 | 2 | 2 | 4 | 2 of 4 |' "$dir/design1/summary.md" &&
 	grep -q 'every one of the 4 positions: yes' "$dir/design1/summary.md" &&
@@ -192,6 +193,27 @@ else
 	fail "contract table of 2 pairs wrong: $(grep -A 5 '^## The contract' "$dir/design1/summary.md" | tr '\n' ' ')"
 fi
 
+# How often each policy ran right after each other one: 4 policies in the
+# 4 rows of run-bench.sh's Williams design, every pair once, against the
+# rotations above (design1), where a policy always follows the same one.
+synthetic "$dir/williams.csv" <<'EOF'
+import sys
+from synthetic import run, write
+policies = ["glibc", "a", "b", "sched-state"]
+rows = []
+for rep, order in enumerate(("0 1 3 2", "1 2 0 3", "2 3 1 0", "3 0 2 1"), 1):
+    for position, p in enumerate(order.split(), 1):
+        rows.append(run("williams", policies[int(p)], 4, rep, 1, 1000, position=position))
+write(sys.argv[1], rows)
+EOF
+analyze williams
+if grep -q '^Each policy ran right after each other one 1 to 1 times' "$dir/williams/summary.md" &&
+	grep -q '^Each policy ran right after each other one 0 to [1-9][0-9]* times' "$dir/design1/summary.md"; then
+	pass "design table: how often each policy followed each other one"
+else
+	fail "followers wrong: $(grep -h '^Each policy ran right after' "$dir/williams/summary.md" "$dir/design1/summary.md" | tr '\n' ' ')"
+fi
+
 # The harness's bias at 1 thread, pooled over workloads: 12 workloads of
 # 2 repetitions, 4% noise per run; one policy equals glibc, another is 6%
 # faster (as a biased harness would make it).
@@ -208,8 +230,7 @@ for workload in range(12):
             rows.append(run(f"w{workload}", policy, 1, rep, rep, ops))
 write(sys.argv[1], rows)
 EOF
-mkdir "$dir/bias"
-python3 "$top/workloads/analyze.py" "$dir/bias.csv" "$dir/bias" >/dev/null
+analyze bias
 if grep -q '^| same | 12 | 24 | [01]\.[0-9]* \[0\.9[0-9]*, 1\.0[0-9]*\] | none |' "$dir/bias/summary.md" &&
 	grep -q '^| biased | 12 | 24 | 1\.0[0-9]* \[1\.0[0-9]*, 1\.[01][0-9]*\] | faster |' "$dir/bias/summary.md"; then
 	pass "harness bias table: 1-thread pairs pooled over workloads find a 6% bias, and none where there is none"
@@ -241,8 +262,7 @@ for rep in range(1, 9):
         rows.append(run(workload, "sched-state", 2, rep, 1, 1000 * drift * ratio))
 write(sys.argv[1], rows)
 EOF
-mkdir "$dir/contract"
-python3 "$top/workloads/analyze.py" "$dir/contract.csv" "$dir/contract" >/dev/null
+analyze contract
 missing=
 for line in '^## The contract, sched-state against glibc: 1 of 5 cells hold, 1 fails, 3 not shown either way$' \
 	'^| tight | 2 | holds |$' \
@@ -291,16 +311,15 @@ for threads in range(1, 201):
             rows.append(run("coverage", policy, threads, rep, 1 + (rep - 1) % 2, ops))
 write(sys.argv[1], rows)
 EOF
-mkdir "$dir/d"
-python3 "$top/workloads/analyze.py" "$dir/coverage.csv" "$dir/d" >/dev/null
+analyze coverage
 # The verdicts of the throughput table: "same" then "quarter", per cell.
-verdicts=$(throughput_cells "$dir/d/summary.md" coverage same quarter |
+verdicts=$(throughput_cells "$dir/coverage/summary.md" coverage same quarter |
 	awk -F'\t' '{ n = split($2, a, " "); m = split($3, b, " "); print a[n], b[m] }')
 excluded=$(echo "$verdicts" | awk '$1 != "tie"' | wc -l)
-if grep -q '^| coverage | 1 | 4 | 2 | 3 | not recorded |' "$dir/d/summary.md"; then
+if grep -q '^| coverage | 1 | 4 | 2 | 3 | not recorded |' "$dir/coverage/summary.md"; then
 	pass "design table: results without positions are not recorded"
 else
-	fail "design table without positions: $(grep '^| coverage | 1 | 4 |' "$dir/d/summary.md")"
+	fail "design table without positions: $(grep '^| coverage | 1 | 4 |' "$dir/coverage/summary.md")"
 fi
 if [ "$excluded" -le 20 ]; then
 	pass "coverage: $excluded of 200 intervals exclude 1 with no difference, 4 repetitions"
@@ -332,12 +351,11 @@ for rep in range(1, 7):
         rows.append(run("alt", policy, 2, rep, 1 + (rep - 1) % 2, ops))
 write(sys.argv[1], rows)
 EOF
-mkdir "$dir/e"
-python3 "$top/workloads/analyze.py" "$dir/alternatives.csv" "$dir/e" >/dev/null
-if grep -q '^| alt | 2 | 1\.[12][0-9]* \[[0-9.]*, [0-9.]*\] faster | [^|]* | 1\.0[7-9][0-9]* \[[0-9.]*, [0-9.]*\] faster | [^|]* | spin-count: [01]\.[09][0-9]* \[[0-9.]*, [0-9.]*\] tie |' "$dir/e/summary.md"; then
+analyze alternatives
+if grep -q '^| alt | 2 | 1\.[12][0-9]* \[[0-9.]*, [0-9.]*\] faster | [^|]* | 1\.0[7-9][0-9]* \[[0-9.]*, [0-9.]*\] faster | [^|]* | spin-count: [01]\.[09][0-9]* \[[0-9.]*, [0-9.]*\] tie |' "$dir/alternatives/summary.md"; then
 	pass "alternatives table: faster than glibc and glibc-adaptive, ties with spin-count, the best fixed policy"
 else
-	fail "alternatives table wrong: $(grep '^| alt |' "$dir/e/summary.md" | tail -n 1)"
+	fail "alternatives table wrong: $(grep '^| alt |' "$dir/alternatives/summary.md" | tail -n 1)"
 fi
 
 # The instruction counts of kernel-cost-icount.sh: per case, the medians
@@ -384,8 +402,7 @@ fi
 # with one emulator thread for every vCPU: the summary says what that
 # does to spinning, and says nothing of it for TCG's runs.
 sed 's/,tcg,/,icount,/' "$dir/results.csv" >"$dir/icount.csv"
-mkdir "$dir/icount"
-python3 "$top/workloads/analyze.py" "$dir/icount.csv" "$dir/icount" >/dev/null
+analyze icount
 if grep -q 'accelerator icount' "$dir/icount/summary.md" &&
 	grep -q '^Under icount.*spin' "$dir/icount/summary.md" &&
 	! grep -q '^Under icount' "$dir/a/summary.md"; then
