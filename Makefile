@@ -26,8 +26,10 @@ HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so $(BUILD)/tests/helpers/libcount_clock.so
 WORKLOAD_PROGRAMS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))
-# vm-bench's baselines: glibc's own mutex kinds applied to every mutex.
-BASELINES := $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so
+# vm-bench's baselines: glibc's own mutex kinds applied to every mutex,
+# and a preload that defines nothing (the harness's control).
+BASELINES := $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so \
+	$(BUILD)/workloads/libempty-preload.so
 
 SELFTESTS_SRC := $(BUILD)/kernel/patched/src/tools/testing/selftests/rseq
 SELFTESTS := $(BUILD)/selftests/rseq
@@ -124,6 +126,10 @@ $(BUILD)/workloads/libkernel-spin.so: KIND := PI
 $(BUILD)/workloads/libglibc-adaptive.so $(BUILD)/workloads/libkernel-spin.so: workloads/lib/glibc-mutex-kind.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DKIND_$(KIND) -fPIC -fvisibility=hidden -shared -o $@ $< -ldl
+
+$(BUILD)/workloads/libempty-preload.so: workloads/lib/empty-preload.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(HARNESS) preload/rseq-abi.h preload/handoff.h preload/thread.h
 	@mkdir -p $(@D)

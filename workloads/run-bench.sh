@@ -18,7 +18,9 @@
 #   definition's skip_policies are policies it does not run; its
 #   wl_command THREADS SECONDS POLICY prints a run's command.
 #   Policy glibc runs without a preload; glibc-adaptive and kernel-spin
-#   with glibc's own mutex kinds (/workloads/lib<policy>.so); <policy>-unfair
+#   with glibc's own mutex kinds (/workloads/lib<policy>.so); empty-preload,
+#   in 1-thread cells only, with a preload that defines nothing
+#   (/workloads/libempty-preload.so, the harness's control); <policy>-unfair
 #   as <policy> with ADAPTIVE_STARVE_US=10000000 (no handoffs); the others
 #   with LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=<policy>.
 #   BENCH_DEFS (default /workloads/defs) is the directory of definitions.
@@ -26,7 +28,7 @@
 set -u
 
 if [ $# -ne 7 ] && [ $# -ne 8 ]; then
-	sed -n '2,24s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,26s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1
@@ -128,14 +130,19 @@ counts() {
 
 # The cells of this part, one per line: workload threads, then the
 # policies the definition does not run (skip_policies), comma-separated,
-# or "-".
+# or "-". empty-preload runs only where no policy can matter, in the
+# 1-thread cells: there its ratio to glibc is the harness's bias.
 cells=/tmp/bench.cells
 : >"$cells"
 for w in $workloads; do
 	(
 		. "$defs/$w.sh"
 		skip=$(echo "${skip_policies:-}" | tr -s ' ' ',')
-		for t in $(counts); do echo "$w $t ${skip:--}"; done
+		for t in $(counts); do
+			skip_here=$skip
+			[ "$t" -gt 1 ] && skip_here=${skip:+$skip,}empty-preload
+			echo "$w $t ${skip_here:--}"
+		done
 	) >>"$cells"
 done
 
@@ -232,7 +239,7 @@ while read -r rep w t p position; do
 		cmd=$(wl_command "$t" "$seconds" "$p")
 		case "$p" in
 		glibc) preload= ;;
-		glibc-adaptive | kernel-spin) preload="LD_PRELOAD=/workloads/lib$p.so" ;;
+		glibc-adaptive | kernel-spin | empty-preload) preload="LD_PRELOAD=/workloads/lib$p.so" ;;
 		# The policy without its handoffs: a starvation bound of 10 s.
 		*-unfair) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=${p%-unfair} ADAPTIVE_STARVE_US=10000000" ;;
 		*) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=$p" ;;

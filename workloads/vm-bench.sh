@@ -26,7 +26,7 @@ Environment:
                    then the kernel's cost in guest instructions
                    (workloads/kernel-cost-icount.sh, 3 runs,
                    kernel-cost.csv);
-                   about 19 minutes here. With 2 pairs per cell its
+                   about 19 to 20 minutes here. With 2 pairs per cell its
                    intervals are very wide (Student's t with 1 degree of
                    freedom): it shows where each policy stands, and does
                    not judge the contract;
@@ -38,7 +38,8 @@ Environment:
                    5 s runs, 2 repetitions over 2 boots, the kernel's
                    cost by wall time over 10 alternating pairs of boots
                    (stock, patched), and in instructions (5 runs);
-                   86 minutes here (2026-12-05).
+                   86 minutes here (2026-12-05, before the 28 runs of
+                   the control).
             In its repetition r, cell c (a workload at a thread count)
             runs the policies in the order of row r + c of a Williams
             design (N rows for N policies, 2N for an odd N): over its
@@ -49,7 +50,9 @@ Environment:
             cells together all. The repetitions are dealt out over the
             boots. A definition may skip policies
             (skip_policies: kernel-spin in the sysbench mutex ones and
-            ptsematest).
+            ptsematest). empty-preload (a preload that defines
+            nothing, the harness's control) runs in 1-thread cells
+            only, where no policy can matter.
   SECONDS_PER_RUN, BOOTS, REPS, THREADS, WORKLOADS (names of
             workloads/defs), POLICIES override the profile; SETS=K is
             REPS=K times the number of policies. The sweep
@@ -81,9 +84,9 @@ build=${BUILD_DIR:-$top/build}
 bench=$build/bench
 profile=${PROFILE:-quick}
 workloads=
-# Every policy and ablation.
+# Every policy, ablation and control.
 # icount: runs of the instruction counts, 0 for none.
-all_policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi"
+all_policies="glibc sched-state spin-count spin futex glibc-adaptive kernel-spin spin-single sched-state-multi empty-preload"
 case "$profile" in
 smoke) threads="1 4" seconds=2 boots=2 reps=4 kernel_reps=0 icount=0 workloads=multimodal
 	policies="glibc sched-state spin-count futex" ;;
@@ -129,7 +132,7 @@ for w in $workloads; do
 done
 for p in $policies; do
 	case "$p" in
-	glibc-unfair | glibc-adaptive-unfair | kernel-spin-unfair)
+	glibc-unfair | glibc-adaptive-unfair | kernel-spin-unfair | empty-preload-unfair)
 		refuse "POLICIES: $p: only libadaptive's policies have a variant without handoffs" ;;
 	esac
 	case " $all_policies " in
@@ -137,6 +140,11 @@ for p in $policies; do
 	*) refuse "POLICIES: $p is none of $all_policies (or one of them with -unfair)" ;;
 	esac
 done
+case " $policies " in
+*" empty-preload "*)
+	[[ " $threads " == *" 1 "* ]] ||
+		refuse "POLICIES: empty-preload runs at 1 thread only, and THREADS is '$threads'" ;;
+esac
 npolicies=$(wc -w <<<"$policies")
 [ -n "${SETS:-}" ] && reps=$((SETS * npolicies))
 reps=${REPS:-$reps}

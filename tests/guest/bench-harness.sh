@@ -5,7 +5,7 @@
 # per run), a co-runner that dies fails the run it died in and is
 # restarted for the next, and none outlives its workload; the orders of
 # a cell's repetitions put every policy in every position and right after
-# every other equally often.
+# every other equally often; the control runs at 1 thread only.
 # Prints PASS/FAIL lines prefixed with $1.
 set -u
 prefix=$1
@@ -83,4 +83,10 @@ check order_4_policies "$(orders 'glibc futex spin sched-state' '0 1 2 3')" \
 	"16 places, each 1 times; 12 pairs, each 1 times"
 check order_3_policies "$(orders 'glibc futex spin' '0 1 2 3 4 5')" \
 	"9 places, each 2 times; 6 pairs, each 2 times"
+
+# The control, empty-preload, runs in the 1-thread cells only.
+BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2' 'glibc empty-preload' 1 \
+	probe-plain >"$out" 2>&1
+check control_at_1_thread "$(awk -F, '/^CSV,/ { print $5 ":" $4 }' "$out" | sort | tr '\n' ' ')" \
+	"1:empty-preload 1:glibc 2:glibc "
 rm -rf "$probe" "$out"

@@ -61,6 +61,10 @@ refused "an empty thread list is refused" "no thread count" THREADS=" "
 refused "a workload needs a thread count it runs at" ptsematest WORKLOADS=ptsematest THREADS=1
 refused "glibc's own mutexes have no variant without handoffs" glibc-adaptive-unfair \
 	POLICIES="glibc glibc-adaptive-unfair"
+refused "the empty preload has no variant without handoffs" empty-preload-unfair \
+	POLICIES="glibc empty-preload-unfair"
+refused "the empty preload runs at 1 thread only" empty-preload \
+	POLICIES="glibc empty-preload" THREADS="2 4"
 
 rc=0
 env BUILD_DIR="$dir/build" PROFILE=contract WORKLOADS=ptsematest POLICIES="glibc sched-state-unfair" \
