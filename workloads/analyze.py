@@ -189,47 +189,49 @@ def followers(rows):
 def design_table(out, rows, cells):
     """
     How each cell's runs (@rows: failed ones included) were laid out: its
-    repetitions and boots, and in how many of the order's positions every
-    policy ran (all of them when a cell had as many repetitions as
-    policies); then whether the cells together put every policy in every
-    position, and how often each policy ran right after each other one in
-    a cell (what a run leaves behind for the next would favour the policy
-    that always follows the same one). A policy that a definition skips
-    keeps its place in the order, so that positions are those of the
-    order, not a count of runs.
+    repetitions and boots, and in how many of its N positions every
+    policy ran (all N when the cell had N repetitions); then, over the
+    cells that ran the same policies, whether every policy took every
+    position, and how often each ran right after each other one (what a
+    run leaves behind for the next would favour a policy that always
+    follows the same one).
     """
     by_cell = defaultdict(list)
     for r in rows:
         if r["kernel"] == "patched":
             by_cell[(r["workload"], int(r["threads"]))].append(r)
-    lock_rows = [r for cell in cells for r in by_cell[cell]]
-    # The order's length: a definition may skip some of its policies.
-    order = max((int(r["position"]) for r in lock_rows if r.get("position")), default=0)
     out.append("## Design of the lock runs\n")
     out.append("| workload | threads | repetitions | boots | policies | "
                "positions of each policy |")
     out.append("|---|---|---|---|---|---|")
+    groups = defaultdict(list)
     for w, t in cells:
         cell = by_cell[(w, t)]
-        npol = len({r["policy"] for r in cell})
+        names = frozenset(r["policy"] for r in cell)
+        groups[names].append((w, t))
         positions = positions_taken(cell)
         taken = {len(p) for p in positions.values()}
-        note = (f"{min(taken)}{'' if len(taken) == 1 else f' to {max(taken)}'} of {order}"
+        note = (f"{min(taken)}{'' if len(taken) == 1 else f' to {max(taken)}'} of {len(names)}"
                 if positions else "not recorded")
         out.append(f"| {w} | {t} | {len({pair_key(r) for r in cell})} | "
-                   f"{len({r.get('boot') or '1' for r in cell})} | {npol} | {note} |")
-    positions = positions_taken(lock_rows)
-    if positions:
-        whole = (all(len(p) == order for p in positions.values())
-                 and len(positions) == len({r["policy"] for r in lock_rows}))
-        out.append(f"\nOver all cells, every policy ran in every one of the {order} positions: "
-                   f"{'yes' if whole else 'no'}.")
-        follows = followers(lock_rows)
-        names = sorted(positions)
+                   f"{len({r.get('boot') or '1' for r in cell})} | {len(names)} | {note} |")
+    everyone = frozenset().union(*groups) if groups else frozenset()
+    out.append("")
+    for names, members in sorted(groups.items(), key=lambda g: (-len(g[0]), sorted(g[0]))):
+        runs = [r for cell in members for r in by_cell[cell]]
+        positions = positions_taken(runs)
+        if not positions:
+            continue
+        n = len(names)
+        whole = len(positions) == n and all(p == set(range(1, n + 1)) for p in positions.values())
+        missing = sorted(everyone - names)
+        line = (f"The {len(members)} cells {'without ' + ', '.join(missing) if missing else 'of every policy'}: "
+                f"every policy in every one of the {n} positions: {'yes' if whole else 'no'}")
+        follows = followers(runs)
         counts = [follows[(a, b)] for a in names for b in names if a != b]
         if counts:
-            out.append(f"Each policy ran right after each other one {min(counts)} to "
-                       f"{max(counts)} times.")
+            line += f"; each policy right after each other one {min(counts)} to {max(counts)} times"
+        out.append(f"- {line}.")
     out.append("")
 
 
@@ -256,6 +258,7 @@ def lock_tables(out, failed, values, lock_workloads):
             for p in policies:
                 if (w, "patched", t, p) not in values:
                     line.append(f"failed ({tried[(w, t, p)]} runs)" if tried[(w, t, p)]
+                                else "1 thread only" if p == CONTROL and t > 1
                                 else "not run")
                     continue
                 c = Comparison(values[(w, "patched", t, p)].get(metric, {}), base)

@@ -7,12 +7,13 @@
 # usage: run-bench.sh locks|kernel KERNEL BOOT "ROWS..." "THREADS..." "POLICIES..." SECONDS [WORKLOADS]
 #   locks:  the workloads of part=locks, at each thread count, each policy;
 #   kernel: those of part=kernel (the patch's own cost), at their thread count.
-#   Each R of ROWS is one repetition (rep R+1), in which cell C runs the
-#   policies in the order of row R + C of a Williams design (position: a
-#   policy's place in that order, kept by a policy that the definition
-#   skips): every policy in every position, and right after every other
-#   policy equally often; the host spreads the rows over boots. Each run
-#   lasts SECONDS where the workload can be timed.
+#   Each R of ROWS is one repetition (rep R+1), in which each cell runs
+#   the policies it does not skip in an order of a Williams design
+#   (position: a policy's place in that order): over N repetitions of
+#   N policies (2N for an odd N), every policy in every position and
+#   right after every other policy equally often in every cell; the host
+#   spreads the repetitions over boots. Each run lasts SECONDS where the
+#   workload can be timed.
 #   Before its repetitions, each workload runs once, discarded (warm-up).
 #   WORKLOADS (a space-separated list) limits the part to those names; a
 #   definition's skip_policies are policies it does not run; its
@@ -28,7 +29,7 @@
 set -u
 
 if [ $# -ne 7 ] && [ $# -ne 8 ]; then
-	sed -n '2,26s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,27s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1
@@ -90,24 +91,37 @@ for def in "$defs"/*.sh; do
 	fi
 done
 
-# The policies in the order of row $1 of a Williams design: row k puts
-# policy number (w_i + k) mod N at place i, where w is 0, 1, N-1, 2, N-2,
-# ..., and for an odd N, rows N to 2N-1 are rows 0 to N-1 backwards. Its
-# rows each put every policy in every place once, and in them every
-# policy runs right after every other equally often, so that whatever a
-# run leaves behind for the next (caches, memory, TCG's translations)
-# falls on every policy alike; rotations of one order (row k = row 0
-# shifted by k) would put glibc after the same policy every time.
+# The N policies $3 in their order for repetition $1 of cell $2: row
+# k = ($1 + $2) mod N of a Williams design, which puts policy number
+# (w_i + k) mod N at place i, where w is 0, 1, N-1, 2, N-2, ... Together
+# its N rows put every policy in every place once and, for an even N,
+# right after every other policy once, so that whatever a run leaves
+# behind for the next (caches, memory, TCG's translations) falls on
+# every policy alike; rotations of one order (row k = row 0 shifted by
+# k) would put glibc after the same policy every time. An odd N needs
+# the rows backwards too: a cell runs them backwards in its second N
+# repetitions, and every other cell from its first, so that the first N
+# repetitions of a cell are one square and its first 2N the whole design.
 ordered() {
-	echo "$policies" | awk -v k="$1" '{
+	echo "$3" | awk -v r="$1" -v c="$2" 'NF {
 		n = NF
-		rows = n % 2 ? 2 * n : n
-		k %= rows
+		k = (r + c) % n
+		backwards = n % 2 ? (int(r / n) + c) % 2 : 0
 		for (i = 0; i < n; i++)
 			w[i] = i % 2 ? (i + 1) / 2 : (n - i / 2) % n
 		for (i = 0; i < n; i++)
-			printf "%s ", $((w[k < n ? i : n - 1 - i] + k) % n + 1)
+			printf "%s ", $((w[backwards ? n - 1 - i : i] + k) % n + 1)
 	}'
+}
+
+# The policies that a cell whose skip list is $1 runs.
+cell_policies() {
+	for p in $policies; do
+		case ",$1," in
+		*",$p,"*) ;;
+		*) printf '%s ' "$p" ;;
+		esac
+	done
 }
 
 # The thread counts of the sourced definition: its own per vCPU
@@ -148,11 +162,10 @@ done
 
 # The runs, one per line: rep workload threads policy position, rep 0 a
 # warm-up: each workload's first run in this boot, at its largest thread
-# count under glibc, whose figures are dropped. Cell c of repetition r
-# runs the policies in the order of row r + c: with as many repetitions
-# as the design has rows (N policies, 2N if N is odd), every cell has
-# every policy in every position and after every other; with fewer, the
-# cells together go through the rows.
+# count under glibc, whose figures are dropped. With fewer repetitions
+# than the design's rows, each cell runs some of them, and enough cells
+# together all (at least rows - repetitions + 1 cells of one policy
+# list).
 plan=/tmp/bench.plan
 awk '{ last[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 	END { for (i = 1; i <= n; i++) print 0, order[i], last[order[i]], "glibc", 0 }' "$cells" >"$plan"
@@ -160,11 +173,8 @@ for r in $rows; do
 	c=0
 	while read -r w t skip; do
 		position=1
-		for p in $(ordered $((r + c))); do
-			case ",$skip," in
-			*",$p,"*) ;;
-			*) echo "$((r + 1)) $w $t $p $position" ;;
-			esac
+		for p in $(ordered "$r" "$c" "$(cell_policies "$skip")"); do
+			echo "$((r + 1)) $w $t $p $position"
 			position=$((position + 1))
 		done
 		c=$((c + 1))

@@ -41,18 +41,20 @@ Environment:
                    86 minutes here (2026-12-05, before the 28 runs of
                    the control).
             In its repetition r, cell c (a workload at a thread count)
-            runs the policies in the order of row r + c of a Williams
-            design (N rows for N policies, 2N for an odd N): over its
-            rows, every policy runs in every position and right after
-            every other policy equally often, so that neither the place
-            in the order nor the run before favours a policy. Fewer
-            repetitions than rows give each cell some rows, and the
-            cells together all. The repetitions are dealt out over the
-            boots. A definition may skip policies
+            runs its N policies in the order of row r + c of a Williams
+            design: N repetitions put every policy in every position of
+            the cell, and N (2N for an odd N) right after every other
+            policy equally often, so that neither the place in the
+            order nor the run before favours a policy. Fewer
+            repetitions give each cell some rows, and enough cells
+            together all (rows - repetitions + 1 cells with the same
+            policies). The repetitions are dealt out over the boots. A
+            cell runs the policies that its definition does not skip
             (skip_policies: kernel-spin in the sysbench mutex ones and
-            ptsematest). empty-preload (a preload that defines
-            nothing, the harness's control) runs in 1-thread cells
-            only, where no policy can matter.
+            ptsematest); empty-preload (a preload that defines nothing,
+            the harness's control) runs in 1-thread cells only, where
+            no policy's waiting can matter, and the profiles leave it
+            out where THREADS has no 1.
   SECONDS_PER_RUN, BOOTS, REPS, THREADS, WORKLOADS (names of
             workloads/defs), POLICIES override the profile; SETS=K is
             REPS=K times the number of policies. The sweep
@@ -140,11 +142,17 @@ for p in $policies; do
 	*) refuse "POLICIES: $p is none of $all_policies (or one of them with -unfair)" ;;
 	esac
 done
-case " $policies " in
-*" empty-preload "*)
-	[[ " $threads " == *" 1 "* ]] ||
-		refuse "POLICIES: empty-preload runs at 1 thread only, and THREADS is '$threads'" ;;
-esac
+# The control runs at 1 thread only: a profile leaves it out where no
+# thread count is 1; a list of the user's that names it is refused.
+if [[ " $threads " != *" 1 "* ]]; then
+	[[ " ${POLICIES:-} " != *" empty-preload "* ]] ||
+		refuse "POLICIES: empty-preload runs at 1 thread only, and THREADS is '$threads'"
+	kept=
+	for p in $policies; do
+		[ "$p" = empty-preload ] || kept+="${kept:+ }$p"
+	done
+	policies=$kept
+fi
 npolicies=$(wc -w <<<"$policies")
 [ -n "${SETS:-}" ] && reps=$((SETS * npolicies))
 reps=${REPS:-$reps}

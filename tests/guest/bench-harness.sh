@@ -52,14 +52,13 @@ while read -r pid; do
 done <"$probe/corunners"
 check corunners_stopped "$left" ""
 
-# The orders of one cell over a whole design ($2 repetitions of the
-# policies $1): "policy:position" and "policy>next" counts, each value
-# once, as "N distinct, each K times".
+# The orders of the cell at $4 threads, in a run of the repetitions $2
+# of the policies $1 at the thread counts $3: "policy:position" and
+# "policy>next" counts, as "N distinct, each K times".
 orders() {
-	: >"$probe/runs"
-	BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 "$2" 1 "$1" 1 \
+	BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 "$2" "$3" "$1" 1 \
 		probe-plain >"$out" 2>&1
-	awk -F, '/^CSV,/ {
+	awk -F, -v threads="$4" '/^CSV,/ && $5 == threads {
 		at[$7 "." $18] = $4
 		if ($18 > n) n = $18
 		reps[$7] = 1
@@ -77,14 +76,19 @@ orders() {
 		printf "%d places, each%s times; %d pairs, each%s times\n", places, pv, pairs, av
 	}' "$out"
 }
-# With an even number of policies, one row each; with an odd number,
-# two (the mirror images), and every pair twice.
-check order_4_policies "$(orders 'glibc futex spin sched-state' '0 1 2 3')" \
+# A whole design: with an even number of policies, one row each; with
+# an odd number, two (the mirror images), and every pair twice.
+check order_4_policies "$(orders 'glibc futex spin sched-state' '0 1 2 3' 1 1)" \
 	"16 places, each 1 times; 12 pairs, each 1 times"
-check order_3_policies "$(orders 'glibc futex spin' '0 1 2 3 4 5')" \
+check order_3_policies "$(orders 'glibc futex spin' '0 1 2 3 4 5' 1 1)" \
 	"9 places, each 2 times; 6 pairs, each 2 times"
+# The second cell (2 threads), which skips the control (empty-preload,
+# 1 thread only): its 3 policies take the 3 places, and in its first 3
+# repetitions each policy each place once.
+check order_skipped_policy "$(orders 'glibc futex spin empty-preload' '0 1 2' '1 2' 2 | cut -d';' -f1)" \
+	"9 places, each 1 times"
 
-# The control, empty-preload, runs in the 1-thread cells only.
+# The control runs in the 1-thread cells only.
 BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2' 'glibc empty-preload' 1 \
 	probe-plain >"$out" 2>&1
 check control_at_1_thread "$(awk -F, '/^CSV,/ { print $5 ":" $4 }' "$out" | sort | tr '\n' ' ')" \
