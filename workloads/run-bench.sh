@@ -71,6 +71,14 @@ sysbench_rate() {
 				t, events * units / t, cpu / (events * units) }' "$1"
 }
 
+# The kernel part's option (-s) under policy $1 = sched-state: its
+# programs then attach a state to every thread, as libadaptive does for
+# an owner whose waiters watch it, so that the patched kernel's cost for
+# such threads shows.
+own_state_option() {
+	[ "$1" != sched-state ] || printf '%s\n' -s
+}
+
 # The values of the comma-separated keys $1 in the key=value words of $2,
 # comma-separated, empty where missing. One process: under TCG each costs
 # milliseconds, and a run has many keys.

@@ -7,10 +7,5 @@ description="50000 pipe round trips between two threads"
 part=kernel
 fixed_threads=2
 wl_ops() { echo 50000; }
-wl_command() {
-	case "$3" in
-	sched-state) echo "/workloads/ctxswitch -s -n 50000" ;;
-	*) echo "/workloads/ctxswitch -n 50000" ;;
-	esac
-}
+wl_command() { echo "/workloads/ctxswitch $(own_state_option "$3") -n 50000"; }
 wl_parse() { grep -q '^round_trips=50000 ' "$2" && parse_cputime "$@"; }

@@ -7,10 +7,5 @@ description="2 groups x 5 senders x 5 receivers x 500 messages"
 part=kernel
 fixed_threads=20
 wl_ops() { echo 25000; }
-wl_command() {
-	case "$3" in
-	sched-state) echo "/workloads/messaging -s -g 2 -f 5 -l 500" ;;
-	*) echo "/workloads/messaging -g 2 -f 5 -l 500" ;;
-	esac
-}
+wl_command() { echo "/workloads/messaging $(own_state_option "$3") -g 2 -f 5 -l 500"; }
 wl_parse() { grep -q '^messages=25000 ' "$2" && parse_cputime "$@"; }
