@@ -150,12 +150,14 @@ counts() {
 	done
 }
 
-# The cells of this part, one per line: workload threads, then the
-# policies the definition does not run (skip_policies), comma-separated,
-# or "-". empty-preload runs only where no policy can matter, in the
-# 1-thread cells: there its ratio to glibc is the harness's bias.
+# The cells of this part, one per line: workload, threads, the policies
+# the cell runs (comma-separated: those the definition does not skip,
+# skip_policies; empty-preload runs only where no policy can matter, in
+# the 1-thread cells: there its ratio to glibc is the harness's bias),
+# and the cell's index among the cells that run the same policies, which
+# picks its rows of the design: an index among all cells would give the
+# 1-thread cells, every third of a profile's, the same few rows.
 cells=/tmp/bench.cells
-: >"$cells"
 for w in $workloads; do
 	(
 		. "$defs/$w.sh"
@@ -163,29 +165,26 @@ for w in $workloads; do
 		for t in $(counts); do
 			skip_here=$skip
 			[ "$t" -gt 1 ] && skip_here=${skip:+$skip,}empty-preload
-			echo "$w $t ${skip_here:--}"
+			echo "$w $t $(cell_policies "$skip_here" | tr ' ' ',')"
 		done
-	) >>"$cells"
-done
+	)
+done | awk 'NF == 3 { print $0, index_in_set[$3]++ }' >"$cells"
 
 # The runs, one per line: rep workload threads policy position, rep 0 a
 # warm-up: each workload's first run in this boot, at its largest thread
 # count under glibc, whose figures are dropped. With fewer repetitions
 # than the design's rows, each cell runs some of them, and enough cells
-# together all (at least rows - repetitions + 1 cells of one policy
-# list).
+# with the same policies together all (rows - repetitions + 1 cells).
 plan=/tmp/bench.plan
 awk '{ last[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 	END { for (i = 1; i <= n; i++) print 0, order[i], last[order[i]], "glibc", 0 }' "$cells" >"$plan"
 for r in $rows; do
-	c=0
-	while read -r w t skip; do
+	while read -r w t cell_list c; do
 		position=1
-		for p in $(ordered "$r" "$c" "$(cell_policies "$skip")"); do
+		for p in $(ordered "$r" "$c" "$(echo "$cell_list" | tr ',' ' ')"); do
 			echo "$((r + 1)) $w $t $p $position"
 			position=$((position + 1))
 		done
-		c=$((c + 1))
 	done <"$cells"
 done >>"$plan"
 

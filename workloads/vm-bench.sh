@@ -40,9 +40,10 @@ Environment:
                    (stock, patched), and in instructions (5 runs);
                    86 minutes here (2026-12-05, before the 28 runs of
                    the control).
-            In its repetition r, cell c (a workload at a thread count)
-            runs its N policies in the order of row r + c of a Williams
-            design: N repetitions put every policy in every position of
+            In its repetition r, the c-th cell (a workload at a thread
+            count) of those that run the same N policies runs them in
+            the order of row r + c of a Williams design: N
+            repetitions put every policy in every position of
             the cell, and N (2N for an odd N) right after every other
             policy equally often, so that neither the place in the
             order nor the run before favours a policy. Fewer

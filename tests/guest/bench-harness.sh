@@ -88,6 +88,14 @@ check order_3_policies "$(orders 'glibc futex spin' '0 1 2 3 4 5' 1 1)" \
 check order_skipped_policy "$(orders 'glibc futex spin empty-preload' '0 1 2' '1 2' 2 | cut -d';' -f1)" \
 	"9 places, each 1 times"
 
+# Cells take their rows by their index among the cells with the same
+# policies: the 1-thread cells of two workloads, 4 cells apart in the
+# plan (1 to 4 threads) with 4 policies, run different rows.
+BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2 3 4' \
+	'glibc futex spin empty-preload' 1 'probe-plain probe-with-corunner' >"$out" 2>&1
+check rows_per_policy_set "$(awk -F, '/^CSV,/ && $5 == 1 { order[$2] = order[$2] " " $4 }
+	END { for (w in order) print order[w] }' "$out" | sort -u | wc -l)" "2"
+
 # The control runs in the 1-thread cells only.
 BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2' 'glibc empty-preload' 1 \
 	probe-plain >"$out" 2>&1
