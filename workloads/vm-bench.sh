@@ -31,9 +31,10 @@ Environment:
                    freedom): it shows where each policy stands, and does
                    not judge the contract;
             contract: every lock workload under glibc and sched-state,
-                   threads 1 2 4, 1 s runs, 8 repetitions over 2 boots:
-                   the default policy's contract, with intervals about a
-                   tenth as wide as quick's; about 20 minutes;
+                   threads 1 2 4, 1 s runs, 24 repetitions over 3 boots:
+                   the default policy's contract, with intervals of
+                   about +-5% in most cells (8 repetitions, about 20
+                   minutes, give +-8 to 10%); about 50 minutes here;
             full: every lock workload under every policy, threads 1 2 4,
                    5 s runs, 2 repetitions over 2 boots, the kernel's
                    cost by wall time over 10 alternating pairs of boots
@@ -94,7 +95,7 @@ case "$profile" in
 smoke) threads="1 4" seconds=2 boots=2 reps=4 kernel_reps=0 icount=0 workloads=multimodal
 	policies="glibc sched-state spin-count futex" ;;
 quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=3 policies=$all_policies ;;
-contract) threads="1 2 4" seconds=1 boots=2 reps=8 kernel_reps=0 icount=0
+contract) threads="1 2 4" seconds=1 boots=3 reps=24 kernel_reps=0 icount=0
 	policies="glibc sched-state" ;;
 full) threads="1 2 4" seconds=5 boots=2 reps=2 kernel_reps=10 icount=5 policies=$all_policies ;;
 *) refuse "PROFILE=$profile: expected smoke, quick, contract or full" ;;
