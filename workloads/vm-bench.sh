@@ -31,7 +31,8 @@ Environment:
                    freedom): it shows where each policy stands, and does
                    not judge the contract;
             contract: every lock workload under glibc and sched-state,
-                   threads 1 2 4, 1 s runs, 24 repetitions over 3 boots:
+                   and the control (empty-preload) at 1 thread, threads
+                   1 2 4, 1 s runs, 24 repetitions over 3 boots:
                    the default policy's contract, with intervals of
                    about +-5% in most cells (8 repetitions, about 20
                    minutes, give +-8 to 10%); about 50 minutes here;
@@ -96,7 +97,7 @@ smoke) threads="1 4" seconds=2 boots=2 reps=4 kernel_reps=0 icount=0 workloads=m
 	policies="glibc sched-state spin-count futex" ;;
 quick) threads="1 2 4" seconds=1 boots=2 reps=2 kernel_reps=0 icount=3 policies=$all_policies ;;
 contract) threads="1 2 4" seconds=1 boots=3 reps=24 kernel_reps=0 icount=0
-	policies="glibc sched-state" ;;
+	policies="glibc empty-preload sched-state" ;;
 full) threads="1 2 4" seconds=5 boots=2 reps=2 kernel_reps=10 icount=5 policies=$all_policies ;;
 *) refuse "PROFILE=$profile: expected smoke, quick, contract or full" ;;
 esac
