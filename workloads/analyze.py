@@ -344,7 +344,7 @@ def contract_table(out, cells, results):
         if ops.n < CONTRACT_MIN_PAIRS:
             outcomes["not judged"] += 1
             rows.append(f"| {w} | {t} | not judged: {ops.n} pairs, fewer than "
-                        f"{CONTRACT_MIN_PAIRS} (PROFILE=contract has 24) |")
+                        f"{CONTRACT_MIN_PAIRS} (PROFILE=contract runs enough to judge) |")
             continue
         outcome, text = contract_verdict(ops, results.get(("cpu_ns_per_op", w, t,
                                                          DEFAULT_POLICY)))
