@@ -171,8 +171,11 @@ kernel_policies="glibc sched-state"
 export VCPUS=${VCPUS:-2}
 mkdir -p "$bench"
 disk=$bench/disk.img
-# The summary and plots of an earlier run would pass for this one's.
-rm -f "$bench"/*.svg "$bench/summary.md"
+# The outputs of an earlier run would pass for this one's: its summary,
+# plots and results, the logs of boots this run may not make, its
+# instruction counts (kernel-cost-icount.sh writes here too).
+rm -f "$bench"/*.svg "$bench"/*.log "$bench/summary.md" "$bench/results.csv" \
+	"$bench/kernel-cost.csv" "$bench/kernel-cost-icount.txt"
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us,position
 
@@ -243,7 +246,6 @@ rm -f "$bench/rows.csv" "$disk"
 # The same cost counted in guest instructions, which wall time under TCG
 # cannot resolve: build/bench/kernel-cost.csv.
 cost_args=()
-rm -f "$bench/kernel-cost.csv"
 if ((icount)); then
 	echo "[vm-bench] kernel cost in guest instructions (icount), about a minute"
 	if "$top/workloads/kernel-cost-icount.sh" -r "$icount" >/dev/null; then
