@@ -35,9 +35,9 @@ Environment:
                    1 2 4, 1 s runs, 24 repetitions over 3 boots:
                    the default policy's contract, with intervals of
                    about +-5% in most cells (8 repetitions, about 20
-                   minutes, give +-8 to 10%); lock runs took 50
-                   minutes here without the control, which adds 336
-                   runs (about 7 minutes);
+                   minutes, give +-8 to 10%); lock runs took 56
+                   minutes here, 81 from a fresh clone with the
+                   kernels;
             full: every lock workload under every policy, threads 1 2 4,
                    5 s runs, 2 repetitions over 2 boots, the kernel's
                    cost by wall time over 10 alternating pairs of boots
