@@ -171,11 +171,21 @@ kernel_policies="glibc sched-state"
 export VCPUS=${VCPUS:-2}
 mkdir -p "$bench"
 disk=$bench/disk.img
-# The outputs of an earlier run would pass for this one's: its summary,
+# The outputs of an earlier run would pass for this one's (its summary,
 # plots and results, the logs of boots this run may not make, its
-# instruction counts (kernel-cost-icount.sh writes here too).
-rm -f "$bench"/*.svg "$bench"/*.log "$bench/summary.md" "$bench/results.csv" \
-	"$bench/kernel-cost.csv" "$bench/kernel-cost-icount.txt"
+# instruction counts, which kernel-cost-icount.sh writes here too, the
+# rows of one that stopped): they move to previous/, replacing what is
+# there only when there is something to move, so that runs that fail
+# lose none of them.
+earlier_outputs() {
+	find "$bench" -maxdepth 1 -type f \( -name '*.svg' -o -name '*.log' -o -name summary.md \
+		-o -name results.csv -o -name rows.csv -o -name 'kernel-cost*' \) "$@"
+}
+if [ -n "$(earlier_outputs -print -quit)" ]; then
+	rm -rf "$bench/previous"
+	mkdir "$bench/previous"
+	earlier_outputs -exec mv -t "$bench/previous" {} +
+fi
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us,position
 
