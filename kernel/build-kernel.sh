@@ -132,14 +132,17 @@ configure() {
 		die "options of ${names[*]} dropped by Kconfig (unmet dependencies?): ${missing[*]}"
 }
 
-# Run the build in the background and report progress every 20 s.
+# Run the build in the background and report progress every 20 s. The
+# log lists every file built, which the progress counts, even when this
+# runs under "make -s": kbuild reads -s from MAKEFLAGS and would log
+# nothing.
 build_image() {
 	local log=$dir/build.log start=$SECONDS pid rc=0
 	say "building bzImage with -j$jobs (log: $log)"
 	if [ "${V:-0}" = 1 ]; then
-		"${kmake[@]}" -j"$jobs" bzImage 2>&1 | tee "$log" || rc=$?
+		env -u MAKEFLAGS "${kmake[@]}" -j"$jobs" bzImage 2>&1 | tee "$log" || rc=$?
 	else
-		"${kmake[@]}" -j"$jobs" bzImage >"$log" 2>&1 &
+		env -u MAKEFLAGS "${kmake[@]}" -j"$jobs" bzImage >"$log" 2>&1 &
 		pid=$!
 		while kill -0 "$pid" 2>/dev/null; do
 			sleep 1
