@@ -34,7 +34,7 @@ done
 # One boot of one cell, with no setting of the caller's but those below:
 # this run writes locks-patched-boot1.log only.
 run_once() {
-	env -u SECONDS_PER_RUN -u SETS -u THREADS -u VCPUS -u MEM -u ACCEL -u BENCH_TIMEOUT \
+	env -u SECONDS_PER_RUN -u SETS -u VCPUS -u MEM -u ACCEL -u BENCH_TIMEOUT \
 		PATH="$dir/bin:$PATH" BUILD_DIR="$dir/build" PROFILE=contract WORKLOADS=ptsematest \
 		THREADS=2 POLICIES="glibc sched-state" REPS=1 BOOTS=1 \
 		"$dir/top/workloads/vm-bench.sh" >"$dir/out" 2>&1 || true

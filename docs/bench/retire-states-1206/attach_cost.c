@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../../tests/helpers/two_cpus.h"
+
 #define PR_RSEQ_SCHED_STATE	0x52535354
 #define PR_RSEQ_SCHED_STATE_SET	2
 
@@ -32,13 +34,10 @@ static int attach;
 static void *yield_loop(void *arg)
 {
 	struct rseq_sched_state *state = arg;
-	cpu_set_t set;
 	long i;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("sched_setaffinity"), exit(1);
+	if (stay_on(0))
+		exit(1);
 	if (attach) {
 		state->tid = syscall(SYS_gettid);
 		if (prctl(PR_RSEQ_SCHED_STATE, PR_RSEQ_SCHED_STATE_SET, state, 0, 0))

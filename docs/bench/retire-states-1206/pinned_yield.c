@@ -14,18 +14,17 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../../../tests/helpers/two_cpus.h"
+
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static long iterations;
 
 static void *take_turns(void *arg)
 {
-	cpu_set_t set;
 	long i;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("sched_setaffinity"), exit(1);
+	if (stay_on(0))
+		exit(1);
 	for (i = 0; i < iterations; i++) {
 		pthread_mutex_lock(&mutex);
 		sched_yield();

@@ -11,6 +11,7 @@ while [ $r -lt $reps ]; do
 		case $p in
 		glibc) pre= ;;
 		empty) pre="LD_PRELOAD=/workloads/libempty-preload.so" ;;
+		old) pre="LD_PRELOAD=/extra/libold.so ADAPTIVE_POLICY=sched-state" ;;
 		futex-x) pre="LD_PRELOAD=/extra/libx.so ADAPTIVE_POLICY=futex" ;;
 		futex-att) pre="LD_PRELOAD=/extra/libx.so ADAPTIVE_POLICY=futex X_ATTACH=1" ;;
 		*) pre="LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=$p" ;;
