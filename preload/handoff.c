@@ -116,9 +116,9 @@ static void heir_leave(pthread_mutex_t *m)
  * The lock was granted to the heir, which returns owning it with the
  * word 2, as a woken sleeper takes it (glibc-mutex.h), so that its
  * unlock wakes the sleepers behind it. The granting unlock found the
- * word other than 1 (mutex.h): 2 as a rule, or 0 where the program
- * unlocked a normal mutex that was not locked, which glibc tolerates;
- * either way the heir now owns a taken word. (A grant with the word 1
+ * word other than 1 (adaptive_mutex_unlock_heir()): 2 as a rule, or 0
+ * where the program unlocked a normal mutex that was not locked, which
+ * glibc tolerates; either way the heir now owns a taken word. (A grant with the word 1
  * once lost the wake-up of every sleeper behind the heir.)
  */
 static void heir_take_grant(pthread_mutex_t *m, struct adaptive_thread *self)
@@ -222,31 +222,51 @@ static bool unlock_grant(pthread_mutex_t *m, uint32_t old)
 }
 
 /*
- * The unlocker compares heir words and its slot's wanted with its
- * process's epoch, which it may not have started yet: a forked child's
- * first call can be the unlock of a mutex held across fork(), whose heir
- * is its parent's. A zero heir word, the rule, needs no epoch before the
- * release: it names no heir of any process, and an heir that claims it
- * after this load finds the word released, or is woken by the release
- * (heir_wait()).
+ * After the wake-up, off its latency, and touching only the thread's own
+ * slot: an owner whose waiters had to sleep is the one that a waiter
+ * that found it without a state asked for one. The policy first: the
+ * others attach nothing, and their unlocks need not even find the thread.
  */
-void adaptive_mutex_unlock_contended(pthread_mutex_t *m)
+static void unlock_attach_state(void)
 {
-	uint32_t heir = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
-	struct adaptive_thread *self = adaptive_thread_self();
-	bool granted = false;
+	struct adaptive_thread *self;
 
-	if (heir) {
-		thread_enter_process(self);
-		granted = unlock_grant(m, heir);
-	}
-	if (!granted && __atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1)
-		futex_wake_one(&m->__data.__lock);
-	/*
-	 * After the wake-up, off its latency, and touching only the
-	 * thread's own slot: an owner whose waiters had to sleep is the one
-	 * that a waiter that found it without a state asked for one.
-	 */
+	if (!policy_reads_sched_state(adaptive_config.policy))
+		return;
+	self = adaptive_thread_self();
 	thread_enter_process(self);
 	policy_attach_state(self, false);
+}
+
+int adaptive_mutex_unlock_woke(pthread_mutex_t *m)
+{
+	futex_wake_one(&m->__data.__lock);
+	unlock_attach_state();
+	return 0;
+}
+
+/*
+ * An heir makes the word 2 before it sleeps, so that an unlock that
+ * finds 1 has no heir to grant the lock to: one that claimed the heir
+ * word meanwhile finds the word free and takes it. The unlocker compares
+ * the heir word with its process's epoch, which it may not have started
+ * yet: a forked child's first call can be the unlock of a mutex held
+ * across fork(), whose heir is its parent's.
+ */
+int adaptive_mutex_unlock_heir(pthread_mutex_t *m)
+{
+	struct adaptive_thread *self = adaptive_thread_self();
+	int locked = 1;
+	uint32_t heir;
+
+	if (__atomic_compare_exchange_n(&m->__data.__lock, &locked, 0, false, __ATOMIC_RELEASE,
+					__ATOMIC_RELAXED))
+		return 0;
+	thread_enter_process(self);
+	/* Loaded again: the heir may have resigned since the caller's load. */
+	heir = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
+	if (!(heir && unlock_grant(m, heir)) && lock_word_release(m) > 1)
+		futex_wake_one(&m->__data.__lock);
+	unlock_attach_state();
+	return 0;
 }

@@ -187,7 +187,6 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 	/* Not before: a forked child would trust the copy of its parent's slot. */
 	if (w.may_spin && policy_reads_sched_state(adaptive_config.policy))
 		w.own = sched_state_of(self->tid);
-	marks_forget_stale(m);
 	stat_inc(self, STAT_CONTENDED);
 	/*
 	 * POSIX: EINVAL when the call would block with a bad timeout; glibc

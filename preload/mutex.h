@@ -28,11 +28,15 @@ int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_
 				  clockid_t clockid, const struct timespec *abstime);
 
 /*
- * Unlock the word of @m, which is not 1 (2, unless the program unlocks a
- * mutex that is not locked): grant the lock to @m's heir if it has one,
- * else release it and wake a sleeper (handoff.c).
+ * The unlock of @m found its heir word set (handoff.c): grant the lock
+ * to this process's heir, unless the word is 1, which no heir made 2
+ * yet; else release it as adaptive_mutex_unlock() does. Both return 0,
+ * the unlock's result, so that the unlock's call to them is a tail call.
  */
-void adaptive_mutex_unlock_contended(pthread_mutex_t *m);
+int adaptive_mutex_unlock_heir(pthread_mutex_t *m);
+
+/* An unlock released @m's word from 2: wake a sleeper (handoff.c). */
+int adaptive_mutex_unlock_woke(pthread_mutex_t *m);
 
 static inline bool lock_word_take(pthread_mutex_t *m, int val)
 {
@@ -52,16 +56,12 @@ static inline bool lock_word_take_free(pthread_mutex_t *m, int val)
 }
 
 /*
- * Release a word of 1. An heir makes the word 2 before it sleeps, so
- * that an unlock that finds 1 has no heir to grant the lock to: one that
- * claimed the heir word meanwhile finds the word free and takes it.
+ * Release the word as glibc's unlock does (lll_unlock), one exchange;
+ * returns what it was: more than 1 if a sleeper must be woken.
  */
-static inline bool lock_word_release_uncontended(pthread_mutex_t *m)
+static inline int lock_word_release(pthread_mutex_t *m)
 {
-	int locked = 1;
-
-	return __atomic_compare_exchange_n(&m->__data.__lock, &locked, 0, false,
-					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return __atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE);
 }
 
 /*
@@ -152,10 +152,18 @@ static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int type)
 	}
 	m->__data.__owner = 0;
 	m->__data.__nusers--;
+	/*
+	 * Without an heir, glibc's own unlock, which handoff.c tolerates at
+	 * any time (a condition variable's unlock is glibc's): an heir that
+	 * claims the heir word after this load finds the word released, or
+	 * sleeps on it and is woken by this release.
+	 */
 	if (__libc_single_threaded && *word == 1)
 		*word = 0;
-	else if (__builtin_expect(!lock_word_release_uncontended(m), 0))
-		adaptive_mutex_unlock_contended(m);
+	else if (__builtin_expect(__atomic_load_n(heir_word(m), __ATOMIC_RELAXED), 0))
+		return adaptive_mutex_unlock_heir(m);
+	else if (__builtin_expect(lock_word_release(m) > 1, 0))
+		return adaptive_mutex_unlock_woke(m);
 	return 0;
 }
 

@@ -15,9 +15,9 @@
  * zero; glibc's __elision stays glibc's.
  *
  * A forked child inherits the word but none of the waiters behind it:
- * marks of another epoch count as none, and the first waiter of the
- * child to find them clears them (marks_forget_stale()). An epoch is
- * never an ancestor's (thread.h).
+ * marks of another epoch count as none, and the child's first spinner
+ * replaces them with its own (marks_replace()). An epoch is never an
+ * ancestor's (thread.h).
  */
 #ifndef ADAPTIVE_WAITER_MARKS_H
 #define ADAPTIVE_WAITER_MARKS_H
@@ -54,16 +54,6 @@ static inline bool marks_replace(pthread_mutex_t *m, uint64_t *old, uint32_t mar
 {
 	return __atomic_compare_exchange_n(marks_word(m), old, marks_pack(process_epoch, marks),
 					   true, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-}
-
-/* Clear marks left by another process. */
-static inline void marks_forget_stale(pthread_mutex_t *m)
-{
-	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
-
-	if (old && old >> 32 != process_epoch)
-		__atomic_compare_exchange_n(marks_word(m), &old, 0, false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
 }
 
 /* Become the spinner of @m, unless another waiter is. */
