@@ -118,8 +118,10 @@ static void heir_leave(pthread_mutex_t *m)
  * unlock wakes the sleepers behind it. The granting unlock found the
  * word other than 1 (adaptive_mutex_unlock_heir()): 2 as a rule, or 0
  * where the program unlocked a normal mutex that was not locked, which
- * glibc tolerates; either way the heir now owns a taken word. (A grant with the word 1
- * once lost the wake-up of every sleeper behind the heir.)
+ * glibc tolerates, and after which a newcomer that took the free word
+ * meanwhile owns the lock too; either way the heir now owns a taken
+ * word. (A grant with the word 1 once lost the wake-up of every sleeper
+ * behind the heir.)
  */
 static void heir_take_grant(pthread_mutex_t *m, struct adaptive_thread *self)
 {

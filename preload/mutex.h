@@ -28,14 +28,17 @@ int adaptive_mutex_lock_contended(pthread_mutex_t *m, int type, struct adaptive_
 				  clockid_t clockid, const struct timespec *abstime);
 
 /*
- * The unlock of @m found its heir word set (handoff.c): grant the lock
- * to this process's heir, unless the word is 1, which no heir made 2
- * yet; else release it as adaptive_mutex_unlock() does. Both return 0,
- * the unlock's result, so that the unlock's call to them is a tail call.
+ * The two out-of-line ends of an unlock (handoff.c). Each returns 0, the
+ * unlock's result, so that the unlock's call to it is a tail call.
+ *
+ * adaptive_mutex_unlock_heir: the unlock found @m's heir word set. Grant
+ * the lock to this process's heir, unless the word is 1, which no heir
+ * made 2 yet; else release it as adaptive_mutex_unlock() does.
+ *
+ * adaptive_mutex_unlock_woke: the unlock released @m's word from 2. Wake
+ * a sleeper.
  */
 int adaptive_mutex_unlock_heir(pthread_mutex_t *m);
-
-/* An unlock released @m's word from 2: wake a sleeper (handoff.c). */
 int adaptive_mutex_unlock_woke(pthread_mutex_t *m);
 
 static inline bool lock_word_take(pthread_mutex_t *m, int val)
@@ -156,7 +159,8 @@ static inline int adaptive_mutex_unlock(pthread_mutex_t *m, int type)
 	 * Without an heir, glibc's own unlock, which handoff.c tolerates at
 	 * any time (a condition variable's unlock is glibc's): an heir that
 	 * claims the heir word after this load finds the word released, or
-	 * sleeps on it and is woken by this release.
+	 * sleeps on it, and this release wakes a sleeper: the heir, or one
+	 * that takes the lock and whose unlock grants it (heir_wait()).
 	 */
 	if (__libc_single_threaded && *word == 1)
 		*word = 0;
