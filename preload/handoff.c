@@ -257,13 +257,14 @@ int adaptive_mutex_unlock_woke(pthread_mutex_t *m)
  */
 int adaptive_mutex_unlock_heir(pthread_mutex_t *m)
 {
-	struct adaptive_thread *self = adaptive_thread_self();
+	struct adaptive_thread *self;
 	int locked = 1;
 	uint32_t heir;
 
 	if (__atomic_compare_exchange_n(&m->__data.__lock, &locked, 0, false, __ATOMIC_RELEASE,
 					__ATOMIC_RELAXED))
 		return 0;
+	self = adaptive_thread_self();
 	thread_enter_process(self);
 	/* Loaded again: the heir may have resigned since the caller's load. */
 	heir = __atomic_load_n(heir_word(m), __ATOMIC_RELAXED);
