@@ -65,6 +65,48 @@ static bool waiter_starving(struct waiter *w)
 	return now - w->start_ns >= adaptive_config.starve_ns;
 }
 
+/*
+ * A thread whose last SKIP_AFTER_OFF_CPU waits that decided whether to
+ * spin all found the owner off CPU, none of them spinning, skips the
+ * decision in all but one of every RECHECK_PERIOD waits from then on,
+ * and waits as the futex policy does. Where every wait sleeps, as where
+ * an owner yields its CPU to its waiter inside the section (stress-ng
+ * --mutex at 2 threads per CPU), the decision (the waiter's own state
+ * or the owner's slot and verdict, the spin phase's set-up) is pure
+ * cost: 0.9% of the acquisitions per virtual second under QEMU's icount
+ * there, more in TCG's wall time (docs/bench/skip-decision-1207). The
+ * first wait that decides again and spins ends the skip.
+ *
+ * Only an owner seen off CPU counts, whether the verdict said so or the
+ * waiter's own CPU, contended, refused the spin first: a contended CPU
+ * alone says nothing of the owner, which a later wait may catch running
+ * on a free CPU (sysbench mutex at 2 threads per CPU, whose spins win
+ * between long runs of such refusals, skipped half its waits when they
+ * counted). One spin breaks the run, so a thread that may spin on one
+ * wait in four is unlikely to skip at all. The stand-in (thread.c)
+ * keeps no history.
+ */
+#define SKIP_AFTER_OFF_CPU	16
+#define RECHECK_PERIOD		8
+
+static bool spin_decision_skipped(struct adaptive_thread *self)
+{
+	if (self->off_cpu_waits < SKIP_AFTER_OFF_CPU || !self->tid)
+		return false;
+	if (++self->skip_turn % RECHECK_PERIOD == 0)
+		return false;
+	stat_inc(self, STAT_SPIN_SKIPPED);
+	return true;
+}
+
+static void note_spin_outcome(struct adaptive_thread *self, const struct waiter *w)
+{
+	if (w->chose_spin)
+		self->off_cpu_waits = 0;
+	else if (w->saw_owner_off_cpu && self->off_cpu_waits < SKIP_AFTER_OFF_CPU && self->tid)
+		self->off_cpu_waits++;
+}
+
 static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 			   enum spin_verdict verdict)
 {
@@ -92,6 +134,8 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		return true;
 	if (waiter_cpu_contended(w)) {
 		stat_inc(self, STAT_CPU_CONTENDED);
+		if (mutex_owner_off_cpu(m))
+			w->saw_owner_off_cpu = true;
 		return false;
 	}
 	waiter_start_spin(w);
@@ -109,6 +153,10 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	claimed = verdict_spins(verdict) && policy_single_spinner();
 	if (claimed && !mutex_claim_spinner(m))
 		return false;
+	if (verdict_spins(verdict))
+		w->chose_spin = true;
+	else if (verdict == SPIN_STOP_OWNER_OFF_CPU)
+		w->saw_owner_off_cpu = true;
 	for (; verdict_spins(verdict); verdict = waiter_spin_verdict(w, m)) {
 		/* Here, not at the first verdict: a waiter that lost the mark did not spin. */
 		if (verdict == SPIN_ON_BLIND)
@@ -181,12 +229,6 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 	int ret;
 
 	thread_enter_process(self);
-	/* Read once: a thread waiting for a mutex it holds stays its owner. */
-	w.may_spin = policy_spins() &&
-		     __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED) != glibc_tid();
-	/* Not before: a forked child would trust the copy of its parent's slot. */
-	if (w.may_spin && policy_reads_sched_state(adaptive_config.policy))
-		w.own = sched_state_of(self->tid);
 	stat_inc(self, STAT_CONTENDED);
 	/*
 	 * POSIX: EINVAL when the call would block with a bad timeout; glibc
@@ -194,8 +236,17 @@ static int lock_slowpath(pthread_mutex_t *m, struct adaptive_thread *self, clock
 	 */
 	if (abstime && abstime->tv_sec >= 0 && !timespec_valid(abstime))
 		return lock_word_take(m, 1) ? 0 : EINVAL;
+	/* Read once: a thread waiting for a mutex it holds stays its owner. */
+	w.may_spin = policy_spins() &&
+		     __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED) != glibc_tid() &&
+		     !spin_decision_skipped(self);
+	/* Not before: a forked child would trust the copy of its parent's slot. */
+	if (w.may_spin && policy_reads_sched_state(adaptive_config.policy))
+		w.own = sched_state_of(self->tid);
 	w.deadline_ns = monotonic_deadline(clockid, abstime, w.start_ns);
 	ret = waiter_wait(m, &w, self, clockid, abstime);
+	if (w.may_spin)
+		note_spin_outcome(self, &w);
 	if (w.fallback)
 		stat_inc(self, STAT_FALLBACK);
 	return ret;

@@ -41,6 +41,10 @@ struct waiter {
 	bool may_spin;
 	/* It spun on an owner whose state it could not find (SPIN_ON_BLIND). */
 	bool fallback;
+	/* A verdict told it to spin (mutex.c's skip). */
+	bool chose_spin;
+	/* It was refused a spin with the owner off CPU (mutex.c's skip). */
+	bool saw_owner_off_cpu;
 	/* Its own state under the sched-state policies, NULL otherwise or if none. */
 	const struct rseq_abi_sched_state *own;
 };
@@ -186,6 +190,15 @@ static inline void policy_attach_state(struct adaptive_thread *self, bool spins)
 static inline bool waiter_cpu_contended(const struct waiter *w)
 {
 	return w->own && sched_state_cpu_contended(w->own);
+}
+
+/* Whether the owner of @m has a state that reads off CPU. */
+static inline bool mutex_owner_off_cpu(const pthread_mutex_t *m)
+{
+	int owner_tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
+	const struct rseq_abi_sched_state *owner = owner_tid ? sched_state_of(owner_tid) : NULL;
+
+	return owner && !sched_state_on_cpu(owner);
 }
 
 /*

@@ -26,6 +26,7 @@ static const char *const stat_names[NR_STATS] = {
 	[STAT_OWNER_OFF_CPU] = "owner_off_cpu",
 	[STAT_SPIN_BOUND] = "spin_bound",
 	[STAT_CPU_CONTENDED] = "cpu_contended",
+	[STAT_SPIN_SKIPPED] = "spin_skips",
 	[STAT_FALLBACK] = "fallbacks",
 	[STAT_STARVING] = "starving",
 	[STAT_HANDOFF] = "handoffs",

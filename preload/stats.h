@@ -31,6 +31,8 @@ enum stat_counter {
 	STAT_SPIN_BOUND,
 	/* Spins not begun or stopped: the waiter's own CPU was contended. */
 	STAT_CPU_CONTENDED,
+	/* Waits that did not decide whether to spin: mutex.c's skip. */
+	STAT_SPIN_SKIPPED,
 	/* Waits that used the spin-count fallback: owner state unknown. */
 	STAT_FALLBACK,
 	/* Waiters that waited past ADAPTIVE_STARVE_US and became the heir. */

@@ -171,6 +171,9 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 		self->stats = NULL;
 		/* A child forked from a destructor: its key is armed again below. */
 		self->exited = false;
+		/* The child's waits start a history of their own. */
+		self->off_cpu_waits = 0;
+		self->skip_turn = 0;
 		/*
 		 * Attached later, if ever (sched_state.h), and only under the
 		 * sched-state policies: under the others the kernel would update

@@ -68,6 +68,14 @@ struct adaptive_thread {
 	 */
 	bool exited;
 	enum rseq_mode mode;
+	/*
+	 * Its waits that found the owner off CPU since its last spin, up to
+	 * mutex.c's SKIP_AFTER_OFF_CPU (waits that did neither do not
+	 * count), and a counter of the waits that found it there, which
+	 * picks the one in RECHECK_PERIOD that decides again.
+	 */
+	unsigned int off_cpu_waits;
+	unsigned int skip_turn;
 	struct adaptive_stats *stats;
 };
 

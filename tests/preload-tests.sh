@@ -499,3 +499,26 @@ elif [ "$rc" -eq 0 ] && [ -n "$ms" ] && [ "$ms" -ge 20 ]; then
 else
 	fail sched_state/control_waiter_alone_spins "waiter burned${tries} ms; $(stats_line)"
 fi
+
+# A thread whose waits all find the owner off CPU stops deciding
+# whether to spin, and waits as the futex policy does; once its owners
+# run again, it spins again within a few waits (yield_then_hold: 2 x 200
+# turns on one CPU, then 64 rounds in which the owner holds the mutex
+# 2 ms on its own CPU). In the turns one thread skips about 160 waits
+# (the other, attached first, sees its own CPU contended and an owner
+# without a state, which does not count). A thread decides again at 1
+# wait in 8, so the waiter should win 56 rounds or more; 32 leaves room
+# for rechecks that find the owner preempted, where a build that never
+# decides again wins none.
+preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_SPIN_US=200000 "$helpers/yield_then_hold" 200 64 2000
+for check in "sleeping_waits_skip_the_decision spin_skips 100" "running_owner_ends_the_skip spin_wins 32"; do
+	# shellcheck disable=SC2086 # split into name, counter and minimum
+	set -- $check
+	if [ "$rc" -eq 3 ]; then
+		echo "SKIP $prefix/sched_state/$1: one CPU"
+	elif [ "$rc" -eq 0 ] && [ "$(stat_of "$2")" -ge "$3" ]; then
+		pass "sched_state/$1"
+	else
+		fail "sched_state/$1" "status $rc; $(stats_line)"
+	fi
+done
