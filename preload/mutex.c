@@ -74,15 +74,16 @@ static bool waiter_starving(struct waiter *w)
  * --mutex at 2 threads per CPU), the decision (the waiter's own state
  * or the owner's slot and verdict, the spin phase's set-up) is pure
  * cost: 0.9% of the acquisitions per virtual second under QEMU's icount
- * there, more in TCG's wall time (docs/bench/skip-decision-1207). The
- * first wait that decides again and spins ends the skip.
+ * there (docs/bench/skip-decision-1207; in TCG's wall time the effect is
+ * within the spread between boots). The first wait that decides again
+ * and spins ends the skip.
  *
  * Only an owner seen off CPU counts, whether the verdict said so or the
  * waiter's own CPU, contended, refused the spin first: a contended CPU
  * alone says nothing of the owner, which a later wait may catch running
  * on a free CPU (sysbench mutex at 2 threads per CPU, whose spins win
- * between long runs of such refusals, skipped half its waits when they
- * counted). One spin breaks the run, so a thread that may spin on one
+ * between long runs of such refusals, skipped more than half its waits
+ * when they counted). One spin breaks the run, so a thread that may spin on one
  * wait in four is unlikely to skip at all. The stand-in (thread.c)
  * keeps no history.
  */
