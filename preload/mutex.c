@@ -83,9 +83,9 @@ static bool waiter_starving(struct waiter *w)
  * alone says nothing of the owner, which a later wait may catch running
  * on a free CPU (sysbench mutex at 2 threads per CPU, whose spins win
  * between long runs of such refusals, skipped more than half its waits
- * when they counted). One spin breaks the run, so a thread that may spin on one
- * wait in four is unlikely to skip at all. The stand-in (thread.c)
- * keeps no history.
+ * when they counted). One spin breaks the run, so a thread that may
+ * spin on one wait in four is unlikely to skip at all. The stand-in
+ * (thread.c) keeps no history.
  */
 #define SKIP_AFTER_OFF_CPU	16
 #define RECHECK_PERIOD		8
