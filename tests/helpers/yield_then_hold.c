@@ -3,12 +3,12 @@
  * Two threads whose waits first always sleep, then could always spin.
  * In the first phase both run on one CPU and yield inside the section,
  * so that each waiter finds the owner off CPU or its own CPU wanted,
- * and sleeps: under the sched-state policy, enough such waits make a
- * thread skip the spin decision (preload/mutex.c). In the second phase
- * the waiter moves to the other CPU and the owner holds the mutex on
- * its own for HOLD_US each round: a waiter that decides again spins on
- * the running owner and wins. The owner publishes its state first
- * (publish_state.h).
+ * and sleeps: under the sched-state policy, enough waits that find the
+ * owner off CPU make a thread skip the spin decision (preload/mutex.c).
+ * In the second phase the waiter moves to the other CPU and the owner
+ * holds the mutex on its own for HOLD_US each round: a waiter that
+ * decides again spins on the running owner and wins. The owner
+ * publishes its state first (publish_state.h).
  *
  * usage: yield_then_hold [YIELDS [ROUNDS [HOLD_US]]]   (default 200 64 2000)
  * Exit status 3 if the process may use fewer than two CPUs.
