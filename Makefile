@@ -141,7 +141,7 @@ $(BUILD)/tests/helpers/lib%.so: tests/helpers/%.c
 	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c preload/rseq-abi.h tests/helpers/two_cpus.h \
-	tests/helpers/publish_state.h tests/helpers/queued.h
+	tests/helpers/publish_state.h tests/helpers/queued.h tests/helpers/clock_ms.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ipreload -o $@ $<
 

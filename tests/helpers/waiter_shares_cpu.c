@@ -22,20 +22,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock_ms.h"
 #include "publish_state.h"
 #include "two_cpus.h"
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static int stop_hog;
 static double waiter_cpu_ms;
-
-static double clock_ms(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void *hog(void *arg)
 {

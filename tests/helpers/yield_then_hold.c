@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock_ms.h"
 #include "publish_state.h"
 #include "two_cpus.h"
 
@@ -28,14 +29,6 @@ static pthread_barrier_t phase;
 static long yields, rounds, hold_us;
 static int cpus[2];
 static int posted, acked;
-
-static double monotonic_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static void take_turns(void)
 {
@@ -91,8 +84,8 @@ int main(int argc, char **argv)
 	for (int round = 1; round <= rounds; round++) {
 		pthread_mutex_lock(&mutex);
 		__atomic_store_n(&posted, round, __ATOMIC_RELEASE);
-		end = monotonic_us() + hold_us;
-		while (monotonic_us() < end)
+		end = clock_ms(CLOCK_MONOTONIC) + hold_us / 1e3;
+		while (clock_ms(CLOCK_MONOTONIC) < end)
 			;
 		pthread_mutex_unlock(&mutex);
 		while (__atomic_load_n(&acked, __ATOMIC_ACQUIRE) != round)
