@@ -192,11 +192,22 @@ static inline bool waiter_cpu_contended(const struct waiter *w)
 	return w->own && sched_state_cpu_contended(w->own);
 }
 
+/*
+ * The state of @m's owner, with its tid in @owner_tid; NULL if the lock
+ * is changing hands (@owner_tid 0) or the owner has no state.
+ */
+static inline const struct rseq_abi_sched_state *mutex_owner_state(const pthread_mutex_t *m,
+								   int *owner_tid)
+{
+	*owner_tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
+	return *owner_tid ? sched_state_of(*owner_tid) : NULL;
+}
+
 /* Whether the owner of @m has a state that reads off CPU. */
 static inline bool mutex_owner_off_cpu(const pthread_mutex_t *m)
 {
-	int owner_tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
-	const struct rseq_abi_sched_state *owner = owner_tid ? sched_state_of(owner_tid) : NULL;
+	int owner_tid;
+	const struct rseq_abi_sched_state *owner = mutex_owner_state(m, &owner_tid);
 
 	return owner && !sched_state_on_cpu(owner);
 }
@@ -220,11 +231,10 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 	case POLICY_SCHED_STATE_MULTI:
 		if (waiter_cpu_contended(w))
 			return SPIN_STOP_CPU_CONTENDED;
-		owner_tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
+		owner = mutex_owner_state(m, &owner_tid);
 		/* 0: the lock is changing hands. */
 		if (!owner_tid)
 			return spin_within_time(w);
-		owner = sched_state_of(owner_tid);
 		if (!owner) {
 			/* Once a phase: for the owner's later waiters, not this one. */
 			if (!w->spins)
