@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock_ms.h"
 #include "publish_state.h"
 
 #define NR_WAITERS 2
@@ -31,14 +32,6 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-static double thread_cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void *waiter(void *arg)
 {
 	double *cpu_ms = arg;
@@ -49,10 +42,10 @@ static void *waiter(void *arg)
 	 * (starting the other waiter) would spin its bound on it, rightly.
 	 */
 	sleep_ms(hold_ms / 4);
-	start = thread_cpu_ms();
+	start = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	pthread_mutex_lock(&mutex);
 	pthread_mutex_unlock(&mutex);
-	*cpu_ms = thread_cpu_ms() - start;
+	*cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - start;
 	return NULL;
 }
 

@@ -17,15 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock_ms.h"
+
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-
-static double thread_cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void *unlocker(void *arg)
 {
@@ -54,9 +48,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "relock_waits: pthread_create: %s\n", strerror(ret));
 		return 1;
 	}
-	start = thread_cpu_ms();
+	start = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	pthread_mutex_lock(&mutex);
-	printf("hold_ms=%ld waiter_cpu_ms=%.1f\n", hold_ms, thread_cpu_ms() - start);
+	printf("hold_ms=%ld waiter_cpu_ms=%.1f\n", hold_ms, clock_ms(CLOCK_THREAD_CPUTIME_ID) - start);
 	pthread_mutex_unlock(&mutex);
 	pthread_join(thread, NULL);
 	return 0;
