@@ -51,6 +51,21 @@ if debugfs -R 'cat /reply' "$disk_dir/disk.img" 2>/dev/null | grep -q '^written 
 else
 	echo "FAIL runner/disk_written_through: the guest's file is not on the host's image"
 fi
+# MONITOR: QEMU's human monitor answers on its socket while the guest
+# runs; the guest's status comes back as without it.
+monitor_answers() {
+	local sock=$disk_dir/monitor.sock pid rc=0
+	MONITOR=$sock "$run_vm" 'sleep 5' >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 120); do
+		[ -S "$sock" ] && break
+		sleep 0.5
+	done
+	"$top/vm-image/qemu-monitor.py" "$sock" info version || rc=$?
+	wait "$pid" || rc=$?
+	return "$rc"
+}
+check monitor_answers 0 "^$(qemu-system-x86_64 --version | sed -n '1s/.*version \([0-9.]*\).*/\1/p')" monitor_answers
 check extra_file_with_libraries 0 '^sysbench 1\.' "$run_vm" --file /usr/bin/sysbench '/extra/sysbench --version'
 # shellcheck disable=SC2016 # expanded in the guest
 check vcpus_and_mem 0 '^3 cpus [0-9]+ kB$' env VCPUS=3 MEM=512M "$run_vm" \

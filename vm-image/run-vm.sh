@@ -29,7 +29,9 @@ Environment:
   thread whose guest clock counts guest instructions, 1 ns each, for
   deterministic cost measurements), GRACE (default 60:
   seconds granted past the deadline while the guest still prints),
-  KERNEL_CMDLINE (appended to the kernel command line).
+  KERNEL_CMDLINE (appended to the kernel command line), MONITOR (a
+  path: QEMU's human monitor listens on this Unix socket, for "info
+  jit" and the like while the guest runs).
 
 A kernel panic, oops, BUG or WARN in the console fails the run even if
 the command succeeded. Logs: build/vm/runs/<time>/{console,results}.log,
@@ -79,6 +81,8 @@ for f in "${files[@]}"; do [ -f "$f" ] || die "--file $f: no such file"; done
 [ -z "$disk" ] || [ -f "$disk" ] || die "--disk $disk: no such file"
 disk_opts=()
 [ -z "$disk" ] || disk_opts=(-drive "file=${disk//,/,,},format=raw,if=virtio,cache=writeback")
+monitor_opts=()
+[ -z "${MONITOR:-}" ] || monitor_opts=(-monitor "unix:${MONITOR//,/,,},server=on,wait=off")
 
 mkdir -p "$build/vm/runs"
 run=$build/vm/runs/$(date +%Y%m%d-%H%M%S)-$$
@@ -121,7 +125,7 @@ boot() {
 	: >"$console"
 	: >"$results"
 	qemu-system-x86_64 -nodefaults -no-user-config -no-reboot -display none \
-		"${accel_opts[@]}" -smp "$vcpus" -m "$mem" "${disk_opts[@]}" \
+		"${accel_opts[@]}" -smp "$vcpus" -m "$mem" "${disk_opts[@]}" "${monitor_opts[@]}" \
 		-kernel "$kernel" -initrd "$run/initrd.cpio.gz" \
 		-append "console=ttyS0 loglevel=5 panic=-1 no_timer_check ${KERNEL_CMDLINE:-}" \
 		-serial "file:$console" -serial "file:$results" \
