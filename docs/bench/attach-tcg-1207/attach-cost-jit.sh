@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # attach-cost-jit.sh: in the guest, with attach_cost in /extra; attach_cost
 # without and with states, twice, each phase between marks for jit-stats.sh.
 for a in 0 1 0 1; do

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # attach-cost-prof.sh: in the guest, with attach_cost in /extra; three
 # rounds of attach_cost without and with states, each marked for prof.sh.
 # N: yields per thread, 350000 unless given (about 7 s each in TCG).
