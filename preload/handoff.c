@@ -238,6 +238,7 @@ static void unlock_attach_state(void)
 	self = adaptive_thread_self();
 	thread_enter_process(self);
 	policy_attach_state(self, false);
+	policy_review_state(self);
 }
 
 int adaptive_mutex_unlock_woke(pthread_mutex_t *m)

@@ -113,10 +113,24 @@ static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 {
 	if (verdict == SPIN_STOP_OWNER_OFF_CPU)
 		stat_inc(self, STAT_OWNER_OFF_CPU);
+	else if (verdict == SPIN_STOP_OWNER_RETIRED)
+		stat_inc(self, STAT_OWNER_RETIRED);
 	else if (verdict == SPIN_STOP_CPU_CONTENDED)
 		stat_inc(self, STAT_CPU_CONTENDED);
 	else if (verdict == SPIN_STOP_BOUND && w->spins)
 		stat_inc(self, STAT_SPIN_BOUND);
+}
+
+/*
+ * A spin that relied on the owner's state won, guarded by the waiter's
+ * own CPU_CONTENDED if it has a state: both states keep paying for
+ * themselves at their next review.
+ */
+static void note_spin_win(const struct adaptive_thread *self, const struct waiter *w)
+{
+	sched_state_note_win(w->spun_on);
+	if (w->own)
+		sched_state_note_win(self->tid);
 }
 
 /* Spin on @m as long as the policy says; true with the word taken with @val. */
@@ -172,6 +186,8 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		mutex_release_spinner(m);
 	if (!taken)
 		count_spin_end(self, w, verdict);
+	else if (w->spun_on)
+		note_spin_win(self, w);
 	return taken;
 }
 

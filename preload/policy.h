@@ -47,6 +47,11 @@ struct waiter {
 	bool saw_owner_off_cpu;
 	/* Its own state under the sched-state policies, NULL otherwise or if none. */
 	const struct rseq_abi_sched_state *own;
+	/*
+	 * The owner whose state it last read on CPU in this spin phase, 0 if
+	 * none: a win is that state's (sched_state_note_win()).
+	 */
+	int spun_on;
 };
 
 /* The deadline of a call without one. */
@@ -61,6 +66,8 @@ enum spin_verdict {
 	SPIN_ON_BLIND,
 	/* The owner cannot release the lock soon: it is not on a CPU. */
 	SPIN_STOP_OWNER_OFF_CPU,
+	/* The owner detached its state, on which no spin won: sleep as glibc's waiters. */
+	SPIN_STOP_OWNER_RETIRED,
 	/* The phase used its time or iteration budget. */
 	SPIN_STOP_BOUND,
 	/* Other tasks wait for the waiter's own CPU. */
@@ -116,6 +123,7 @@ static inline bool policy_is_time_bounded(void)
 static inline void waiter_start_spin(struct waiter *w)
 {
 	w->spins = 0;
+	w->spun_on = 0;
 	w->phase_end_ns = w->deadline_ns;
 }
 
@@ -167,15 +175,29 @@ static inline enum spin_verdict spin_within_count(struct waiter *w)
 }
 
 /*
- * Under a sched-state policy, attach the state of @self, which has none,
- * if it is to spin on a running owner (@spins) or, at a contended unlock,
- * a waiter asked it for one (sched_state.h).
+ * Under a sched-state policy, attach the state of @self if it is to spin
+ * on a running owner (@spins) and has none or retired its own, or if, at
+ * a contended unlock, it has none and a waiter asked it for one
+ * (sched_state.h).
  */
 static inline void policy_attach_state(struct adaptive_thread *self, bool spins)
 {
-	if (policy_reads_sched_state(adaptive_config.policy) && self->mode == RSEQ_MODE_NONE &&
-	    (spins || sched_state_wanted(self->tid)))
+	if (!policy_reads_sched_state(adaptive_config.policy))
+		return;
+	if ((self->mode == RSEQ_MODE_NONE && (spins || sched_state_wanted(self->tid))) ||
+	    (self->retired && spins))
 		thread_attach_state(self);
+}
+
+/*
+ * Under a sched-state policy, at a contended unlock: review the state of
+ * @self if it has one, attached or retired (whose timer runs here).
+ */
+static inline void policy_review_state(struct adaptive_thread *self)
+{
+	if (policy_reads_sched_state(adaptive_config.policy) &&
+	    (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN))
+		thread_review_state(self);
 }
 
 /*
@@ -218,7 +240,7 @@ static inline bool mutex_owner_off_cpu(const pthread_mutex_t *m)
  * within the time bound since the flag is only a hint (an owner whose
  * vCPU was preempted still reads on CPU), and falls back to the
  * spin-count budget for an owner without a state (none attached, or a
- * kernel without the feature).
+ * kernel without the feature), unless the owner retired its state.
  */
 static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthread_mutex_t *m)
 {
@@ -235,6 +257,8 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 		/* 0: the lock is changing hands. */
 		if (!owner_tid)
 			return spin_within_time(w);
+		if (!owner && sched_state_retired(owner_tid))
+			return SPIN_STOP_OWNER_RETIRED;
 		if (!owner) {
 			/* Once a phase: for the owner's later waiters, not this one. */
 			if (!w->spins)
@@ -244,6 +268,7 @@ static inline enum spin_verdict waiter_spin_verdict(struct waiter *w, const pthr
 		}
 		if (!sched_state_on_cpu(owner))
 			return SPIN_STOP_OWNER_OFF_CPU;
+		w->spun_on = owner_tid;
 		return spin_within_time(w);
 	case POLICY_SPIN:
 	case POLICY_SPIN_SINGLE:

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "sched_state.h"
+#include "stats.h"
 #include "syscall.h"
 
 /* The kernel's PID_MAX_LIMIT on 64-bit, if /proc cannot tell pid_max. */
@@ -40,6 +41,16 @@ static unsigned int read_pid_max(void)
 	return n > 0 && n <= PID_MAX_LIMIT ? n : PID_MAX_LIMIT;
 }
 
+void sched_state_thread_start(int tid)
+{
+	struct sched_state_slot *slot = sched_state_slot_mapped(tid);
+
+	if (!slot)
+		return;
+	__atomic_store_n(&slot->spin_won, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
+}
+
 /*
  * The slot stops claiming the tid, and forgets requests made so far: a
  * later thread with the same tid has no state, and is asked anew (a
@@ -53,6 +64,8 @@ void sched_state_thread_exit(struct adaptive_thread *self)
 	if (!slot)
 		return;
 	__atomic_store_n(&slot->wanted, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->spin_won, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
 	if (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN)
 		__atomic_store_n(&slot->state.tid, 0, __ATOMIC_RELAXED);
 }
@@ -145,9 +158,9 @@ void sched_state_init(void)
 /*
  * glibc 2.35+ registers every thread, unless GLIBC_TUNABLES has
  * glibc.pthread.rseq=0: its registration stays as it is, and ours is
- * made only for a thread that has none (ENXIO).
+ * made only for a thread that has none (ENXIO), if @may_register.
  */
-static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid)
+static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid, bool may_register)
 {
 	struct sched_state_slot *slot;
 	enum rseq_mode mode = RSEQ_MODE_ATTACHED;
@@ -162,7 +175,7 @@ static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid)
 	__atomic_store_n(&slot->state.tid, tid, __ATOMIC_RELEASE);
 
 	ret = sched_state_prctl(PR_RSEQ_SCHED_STATE_SET, &slot->state);
-	if (ret == -ENXIO) {
+	if (ret == -ENXIO && may_register) {
 		memset(&self->rseq, 0, sizeof(self->rseq));
 		self->rseq.cpu_id = RSEQ_ABI_CPU_ID_UNINITIALIZED;
 		if (!raw_rseq(&self->rseq, sizeof(self->rseq), 0, RSEQ_ABI_SIG)) {
@@ -180,5 +193,82 @@ static enum rseq_mode attach_slot(struct adaptive_thread *self, int tid)
 
 enum rseq_mode sched_state_attach(struct adaptive_thread *self, int tid)
 {
-	return sched_state_supported() ? attach_slot(self, tid) : RSEQ_MODE_UNSUPPORTED;
+	return sched_state_supported() ? attach_slot(self, tid, true) : RSEQ_MODE_UNSUPPORTED;
+}
+
+/*
+ * The slot says retired before waiters stop trusting its state, so that
+ * a waiter that finds no state to trust sleeps rather than spins by
+ * count and asks for one; the order is a hint, as the flag is, and a
+ * waiter that misses it only spins by count once. The kernel clears the
+ * state when it detaches it.
+ *
+ * The state of a running thread reads ON_CPU while it is attached: the
+ * kernel clears it only at a switch out (prepare_task_switch()), which
+ * also makes the thread's return to user space run rseq's work, which
+ * sets it again. One that does not was detached by the program, whose
+ * own state may be attached now: that is not the library's to detach,
+ * and the thread's slot stops claiming its tid. A detach that the
+ * kernel refuses (a seccomp filter) leaves the state attached, and in
+ * use.
+ */
+static void retire(struct adaptive_thread *self, struct sched_state_slot *slot)
+{
+	if (!sched_state_on_cpu(&slot->state)) {
+		__atomic_store_n(&slot->state.tid, 0, __ATOMIC_RELAXED);
+		self->mode = RSEQ_MODE_FOREIGN;
+		stats_thread_mode(self);
+		return;
+	}
+	__atomic_store_n(&slot->retired, process_epoch, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->state.version, UINT32_MAX, __ATOMIC_RELEASE);
+	if (sched_state_prctl(PR_RSEQ_SCHED_STATE_SET, NULL)) {
+		__atomic_store_n(&slot->state.version, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	self->retired = true;
+	self->retired_reviews = STATE_RETIRED_REVIEWS;
+	stat_inc(self, STAT_STATE_RETIRED);
+}
+
+/*
+ * The mode stays the one of the first attachment, the slot being the
+ * same, unless this attachment fails: another state is attached, or the
+ * thread has no rseq registration any more, which can only be the
+ * program's doing (it unregistered glibc's, perhaps to register its
+ * own, which one of ours would then block). A win noted on the state
+ * before it retired does not count for the new period.
+ */
+void sched_state_resume(struct adaptive_thread *self)
+{
+	struct sched_state_slot *slot = sched_state_slot_mapped(self->tid);
+
+	self->retired = false;
+	self->unreviewed_unlocks = 0;
+	if (slot)
+		__atomic_store_n(&slot->spin_won, 0, __ATOMIC_RELAXED);
+	if (attach_slot(self, self->tid, false) == RSEQ_MODE_FOREIGN) {
+		self->mode = RSEQ_MODE_FOREIGN;
+		stats_thread_mode(self);
+	}
+	if (slot)
+		__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
+	stat_inc(self, STAT_STATE_RESUMED);
+}
+
+void sched_state_review(struct adaptive_thread *self)
+{
+	struct sched_state_slot *slot = sched_state_slot_mapped(self->tid);
+
+	if (!slot)
+		return;
+	if (self->retired) {
+		if (!--self->retired_reviews)
+			sched_state_resume(self);
+		return;
+	}
+	/* An exchange: a win noted meanwhile counts for the next period. */
+	if (__atomic_exchange_n(&slot->spin_won, 0, __ATOMIC_RELAXED) != process_epoch)
+		retire(self, slot);
 }

@@ -23,6 +23,24 @@
  * mutexes to sleepers, pays none of them. Until an owner attaches,
  * its waiters spin by count, as for an owner whose state cannot be read.
  *
+ * A state pays for itself only when a spin that relied on it wins: the
+ * kernel's stores cost about 1% of a context switch in instructions
+ * (QEMU's icount), about 8% of the switch rate of two threads yielding
+ * to each other in TCG's wall time, and about 4% of stress-ng's mutex
+ * stressor there, whose threads share a CPU and yield inside the
+ * section (docs/bench/attach-tcg-1207). So an attached thread reviews
+ * its state every STATE_REVIEW_UNLOCKS contended unlocks, the slow path
+ * where an owner wakes a sleeper: unless a spin on it won since the last
+ * review (a waiter that took the lock while its state read ON_CPU, or
+ * the thread itself guarded by its own CPU_CONTENDED), it detaches the
+ * state and marks its slot retired. A waiter that finds its owner
+ * retired sleeps at once, as glibc's waiters do, instead of spinning by
+ * count. The thread attaches the state again after
+ * STATE_RETIRED_REVIEWS reviews, to look again, or at once when it is
+ * about to spin on a running owner itself. Two threads that retired
+ * each other's states come back only by that timer, counted in their
+ * contended unlocks.
+ *
  * The table has two levels: a directory with a pointer for every
  * SLOTS_PER_CHUNK tids up to pid_max, and chunks of slots mapped as
  * threads with a tid in their range attach or are asked for a state. A
@@ -45,7 +63,20 @@ struct sched_state_slot {
 	uint32_t epoch;
 	/* The process epoch in which a waiter asked this tid for a state. */
 	uint32_t wanted;
+	/* The process epoch in which a spin on this state won, since its last review. */
+	uint32_t spin_won;
+	/* The process epoch in which the thread detached its state for disuse. */
+	uint32_t retired;
 } __attribute__((aligned(64)));
+
+/*
+ * A review every 1024 contended unlocks, and a retired state attached
+ * again after 15 reviews: where no spin wins, a thread that does not
+ * spin itself keeps its state attached for 1 period in 16, and reviews
+ * cost a few loads per 1024 futex wake-ups.
+ */
+#define STATE_REVIEW_UNLOCKS	1024
+#define STATE_RETIRED_REVIEWS	15
 
 #define SLOTS_PER_CHUNK_SHIFT	8
 #define SLOTS_PER_CHUNK		(1U << SLOTS_PER_CHUNK_SHIFT)
@@ -128,6 +159,29 @@ static inline bool sched_state_wanted(int tid)
 	return slot && __atomic_load_n(&slot->wanted, __ATOMIC_RELAXED) == process_epoch;
 }
 
+/*
+ * Whether thread @tid, which has no state to trust, detached its own for
+ * disuse: its waiters sleep rather than spin by count.
+ */
+static inline bool sched_state_retired(int tid)
+{
+	const struct sched_state_slot *slot = sched_state_slot_mapped(tid);
+
+	return slot && __atomic_load_n(&slot->retired, __ATOMIC_RELAXED) == process_epoch;
+}
+
+/*
+ * A spin relying on the state of thread @tid won: it keeps the state at
+ * its next review. Read first, so that the line is written once a period.
+ */
+static inline void sched_state_note_win(int tid)
+{
+	struct sched_state_slot *slot = sched_state_slot_mapped(tid);
+
+	if (slot && __atomic_load_n(&slot->spin_won, __ATOMIC_RELAXED) != process_epoch)
+		__atomic_store_n(&slot->spin_won, process_epoch, __ATOMIC_RELAXED);
+}
+
 /* Ask thread @tid, an owner without a state, to attach one. */
 void sched_state_want(int tid);
 
@@ -137,6 +191,24 @@ bool sched_state_supported(void);
 
 /* Attach the slot of @tid to the calling thread; returns how it went. */
 enum rseq_mode sched_state_attach(struct adaptive_thread *self, int tid);
+
+/*
+ * At the end of a review period of @self, which attached its state:
+ * detach the state if no spin won on it, or attach it again if it was
+ * detached for STATE_RETIRED_REVIEWS periods.
+ */
+void sched_state_review(struct adaptive_thread *self);
+
+/* Attach again the state of @self, detached for disuse. */
+void sched_state_resume(struct adaptive_thread *self);
+
+/*
+ * A thread with id @tid starts: its slot forgets a retirement and a
+ * spin win of an earlier thread with the same tid, whose exit may not
+ * have cleared them (no exit destructor without a key, or a child's
+ * copy of the parent's table).
+ */
+void sched_state_thread_start(int tid);
 
 /*
  * The thread is exiting: its slot stops claiming its tid, so that a

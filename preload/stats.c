@@ -24,6 +24,7 @@ static const char *const stat_names[NR_STATS] = {
 	[STAT_SPIN_WIN] = "spin_wins",
 	[STAT_FUTEX_SLEEP] = "futex_sleeps",
 	[STAT_OWNER_OFF_CPU] = "owner_off_cpu",
+	[STAT_OWNER_RETIRED] = "owner_retired",
 	[STAT_SPIN_BOUND] = "spin_bound",
 	[STAT_CPU_CONTENDED] = "cpu_contended",
 	[STAT_SPIN_SKIPPED] = "spin_skips",
@@ -31,6 +32,8 @@ static const char *const stat_names[NR_STATS] = {
 	[STAT_STARVING] = "starving",
 	[STAT_HANDOFF] = "handoffs",
 	[STAT_PASSTHROUGH] = "passthrough",
+	[STAT_STATE_RETIRED] = "states_retired",
+	[STAT_STATE_RESUMED] = "states_resumed",
 };
 
 /* Claim a free block, or map a chunk of new ones and keep the first. */

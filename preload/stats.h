@@ -27,6 +27,8 @@ enum stat_counter {
 	STAT_FUTEX_SLEEP,
 	/* Spins stopped because the owner was seen off CPU. */
 	STAT_OWNER_OFF_CPU,
+	/* Spins not begun or stopped: the owner detached its state for disuse. */
+	STAT_OWNER_RETIRED,
 	/* Spins stopped by the time or iteration bound. */
 	STAT_SPIN_BOUND,
 	/* Spins not begun or stopped: the waiter's own CPU was contended. */
@@ -41,6 +43,10 @@ enum stat_counter {
 	STAT_HANDOFF,
 	/* Calls left to glibc: robust, PI, PP and process-shared mutexes. */
 	STAT_PASSTHROUGH,
+	/* States detached at a review: no spin on them won (sched_state.h). */
+	STAT_STATE_RETIRED,
+	/* Retired states attached again. */
+	STAT_STATE_RESUMED,
 	NR_STATS
 };
 

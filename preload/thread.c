@@ -183,6 +183,9 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 		 */
 		self->mode = policy_reads_sched_state(adaptive_config.requested) &&
 			     !sched_state_supported() ? RSEQ_MODE_UNSUPPORTED : RSEQ_MODE_NONE;
+		self->retired = false;
+		self->unreviewed_unlocks = 0;
+		sched_state_thread_start(tid);
 		stats_thread_start(self);
 		if (thread_exit_key_created)
 			pthread_setspecific(thread_exit_key, self);
@@ -196,22 +199,62 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 
 /*
  * The same guard as adaptive_thread_setup()'s against a signal handler
- * that locks a mutex meanwhile: attaching is not async-signal-safe. The
- * mode is checked again inside it, for a handler that attached between
- * the caller's check and the guard.
+ * that locks a mutex meanwhile, for work on the state of @self, which
+ * is not async-signal-safe either (attaching, detaching). Not for the
+ * stand-in, nor once the thread's exit destructor ran, nor in a vfork()
+ * child, whose task is not the thread that @self describes (a system
+ * call: callers come here rarely). False if the work must not run.
+ */
+static bool state_work_begin(struct adaptive_thread *self)
+{
+	if (self == &stand_in || self->in_setup || self->exited)
+		return false;
+	__atomic_store_n(&self->in_setup, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (!in_vfork_child())
+		return true;
+	__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
+	return false;
+}
+
+static void state_work_end(struct adaptive_thread *self)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
+}
+
+/*
+ * The mode is checked again inside the guard, for a handler that
+ * attached between the caller's check and the guard.
  */
 void thread_attach_state(struct adaptive_thread *self)
 {
-	if (self == &stand_in || self->in_setup || self->exited)
+	if (!state_work_begin(self))
 		return;
-	__atomic_store_n(&self->in_setup, true, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (self->mode == RSEQ_MODE_NONE && !in_vfork_child()) {
+	if (self->mode == RSEQ_MODE_NONE) {
 		self->mode = sched_state_attach(self, self->tid);
 		stats_thread_mode(self);
+	} else if (self->retired) {
+		sched_state_resume(self);
 	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&self->in_setup, false, __ATOMIC_RELAXED);
+	state_work_end(self);
+}
+
+/*
+ * Counted at every contended unlock; the guard's vfork() check waits for
+ * the end of the period. A vfork() child counts in its parent's thread,
+ * suspended meanwhile: at most an early review, or one skipped when the
+ * period ends in the child.
+ */
+void thread_review_state(struct adaptive_thread *self)
+{
+	if (++self->unreviewed_unlocks < STATE_REVIEW_UNLOCKS)
+		return;
+	self->unreviewed_unlocks = 0;
+	if (!state_work_begin(self))
+		return;
+	sched_state_review(self);
+	state_work_end(self);
 }
 
 /*

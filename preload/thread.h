@@ -76,6 +76,14 @@ struct adaptive_thread {
 	 */
 	unsigned int off_cpu_waits;
 	unsigned int skip_turn;
+	/*
+	 * Its state, attached as mode says, is detached for disuse
+	 * (sched_state.h), for retired_reviews more reviews.
+	 */
+	bool retired;
+	unsigned int retired_reviews;
+	/* Contended unlocks since the last review of its state. */
+	unsigned int unreviewed_unlocks;
 	struct adaptive_stats *stats;
 };
 
@@ -128,11 +136,17 @@ static inline struct adaptive_thread *adaptive_thread_self(void)
 }
 
 /*
- * Attach the sched_state of @self, the calling thread, which has none:
- * sched_state.h says when. Not in a vfork() child, whose task is not the
- * thread that @self describes.
+ * Attach the sched_state of @self, the calling thread, which has none or
+ * retired its own: sched_state.h says when. Not in a vfork() child, whose
+ * task is not the thread that @self describes.
  */
 void thread_attach_state(struct adaptive_thread *self);
+
+/*
+ * At a contended unlock of @self, the calling thread, which attached its
+ * state: review the state once a period (sched_state.h).
+ */
+void thread_review_state(struct adaptive_thread *self);
 
 /*
  * Before a thread trusts the marks of a mutex: if it runs in a child

@@ -380,6 +380,25 @@ if [ "$rc" -eq 0 ] && [ "$(stat_of threads_attached)" -ge 1 ] && [ "$(stat_of ow
 else
 	fail sched_state/owner_attaches_when_asked "status $rc; $(stats_line)"
 fi
+# States on which no spin wins are detached at a review, and attached
+# again later to look once more: two threads on one CPU that yield
+# inside the section find each other only off CPU, and nearly every
+# unlock is contended. A thread retires its state at its first review
+# (1024 contended unlocks, sched_state.h) and attaches it again 15
+# reviews later, about 16400 unlocks; 60000 turns each leave room for
+# 3 times that. Its waiter, finding it detached, sleeps at once
+# (owner_retired). The helper asks the kernel too, so that a detach and
+# an attachment again that only the counters saw fail.
+preloaded "$semantics_limit" ADAPTIVE_STATS=1 "$helpers/yield_in_section" 60000
+kernel_changes=$(sed -n 's/^iterations=[0-9]* kernel_detaches=\([0-9]*\) kernel_reattaches=\([0-9]*\)$/\1 \2/p' "$out")
+if [ "$rc" -eq 0 ] && [ "$(stat_of states_retired)" -ge 2 ] && [ "$(stat_of states_resumed)" -ge 1 ] &&
+	[ "$(stat_of owner_retired)" -ge 1 ] && [ "${kernel_changes% *}" -ge 1 ] 2>/dev/null &&
+	[ "${kernel_changes#* }" -ge 1 ]; then
+	pass sched_state/unused_states_retired_and_resumed
+else
+	fail sched_state/unused_states_retired_and_resumed \
+		"status $rc; kernel saw ${kernel_changes:-nothing} (detaches, reattaches); $(stats_line)"
+fi
 # A thread that locks in a destructor run after the library's exit one
 # attaches no state: nothing would clear its slot for a later thread with
 # its tid. It spins on a running owner there, which attaches a waiter's
