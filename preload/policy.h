@@ -185,7 +185,7 @@ static inline void policy_attach_state(struct adaptive_thread *self, bool spins)
 	if (!policy_reads_sched_state(adaptive_config.policy))
 		return;
 	if ((self->mode == RSEQ_MODE_NONE && (spins || sched_state_wanted(self->tid))) ||
-	    (self->retired && spins))
+	    (self->retired_reviews && spins))
 		thread_attach_state(self);
 }
 

@@ -41,14 +41,19 @@ static unsigned int read_pid_max(void)
 	return n > 0 && n <= PID_MAX_LIMIT ? n : PID_MAX_LIMIT;
 }
 
+/* The slot forgets a retirement and a spin win of its tid's thread. */
+static void slot_forget_retirement(struct sched_state_slot *slot)
+{
+	__atomic_store_n(&slot->spin_won, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
+}
+
 void sched_state_thread_start(int tid)
 {
 	struct sched_state_slot *slot = sched_state_slot_mapped(tid);
 
-	if (!slot)
-		return;
-	__atomic_store_n(&slot->spin_won, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
+	if (slot)
+		slot_forget_retirement(slot);
 }
 
 /*
@@ -64,8 +69,7 @@ void sched_state_thread_exit(struct adaptive_thread *self)
 	if (!slot)
 		return;
 	__atomic_store_n(&slot->wanted, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&slot->spin_won, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
+	slot_forget_retirement(slot);
 	if (self->mode == RSEQ_MODE_ATTACHED || self->mode == RSEQ_MODE_OWN)
 		__atomic_store_n(&slot->state.tid, 0, __ATOMIC_RELAXED);
 }
@@ -227,7 +231,6 @@ static void retire(struct adaptive_thread *self, struct sched_state_slot *slot)
 		__atomic_store_n(&slot->retired, 0, __ATOMIC_RELAXED);
 		return;
 	}
-	self->retired = true;
 	self->retired_reviews = STATE_RETIRED_REVIEWS;
 	stat_inc(self, STAT_STATE_RETIRED);
 }
@@ -244,7 +247,7 @@ void sched_state_resume(struct adaptive_thread *self)
 {
 	struct sched_state_slot *slot = sched_state_slot_mapped(self->tid);
 
-	self->retired = false;
+	self->retired_reviews = 0;
 	self->unreviewed_unlocks = 0;
 	if (slot)
 		__atomic_store_n(&slot->spin_won, 0, __ATOMIC_RELAXED);
@@ -263,7 +266,7 @@ void sched_state_review(struct adaptive_thread *self)
 
 	if (!slot)
 		return;
-	if (self->retired) {
+	if (self->retired_reviews) {
 		if (!--self->retired_reviews)
 			sched_state_resume(self);
 		return;

@@ -183,7 +183,7 @@ struct adaptive_thread *adaptive_thread_setup(struct adaptive_thread *self)
 		 */
 		self->mode = policy_reads_sched_state(adaptive_config.requested) &&
 			     !sched_state_supported() ? RSEQ_MODE_UNSUPPORTED : RSEQ_MODE_NONE;
-		self->retired = false;
+		self->retired_reviews = 0;
 		self->unreviewed_unlocks = 0;
 		sched_state_thread_start(tid);
 		stats_thread_start(self);
@@ -234,7 +234,7 @@ void thread_attach_state(struct adaptive_thread *self)
 	if (self->mode == RSEQ_MODE_NONE) {
 		self->mode = sched_state_attach(self, self->tid);
 		stats_thread_mode(self);
-	} else if (self->retired) {
+	} else if (self->retired_reviews) {
 		sched_state_resume(self);
 	}
 	state_work_end(self);

@@ -77,10 +77,10 @@ struct adaptive_thread {
 	unsigned int off_cpu_waits;
 	unsigned int skip_turn;
 	/*
-	 * Its state, attached as mode says, is detached for disuse
-	 * (sched_state.h), for retired_reviews more reviews.
+	 * Reviews left until its state, attached as mode says and now
+	 * detached for disuse (sched_state.h), is attached again; 0 while
+	 * the state is in use.
 	 */
-	bool retired;
 	unsigned int retired_reviews;
 	/* Contended unlocks since the last review of its state. */
 	unsigned int unreviewed_unlocks;
