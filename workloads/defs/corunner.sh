@@ -2,11 +2,15 @@
 # Not a workload (no part= line): the co-runner that the *-corunner
 # definitions share, so that owners are preempted rather than yield
 # (issue 11): a CPU-bound program at the same priority on every vCPU
-# (stress-ng --cpu, one worker per vCPU, without the preload). The
-# scheduler then takes the CPU from lock holders at the end of their
-# slices, inside sections too: the case the owner flag is for, where a
-# waiter that spins on a preempted owner burns a slice for nothing.
+# (stress-ng --cpu, one worker pinned to each vCPU by per_cpu, without
+# the preload). The scheduler then takes the CPU from lock holders at
+# the end of their slices, inside sections too: the case the owner flag
+# is for, where a waiter that spins on a preempted owner burns a slice
+# for nothing. Pinned, because the load balancer, left to place one
+# worker per vCPU, often put both on one vCPU and left the other to the
+# lock workload alone (docs/bench/corunner-modes-1207).
 # No time limit (--timeout 0): run-bench.sh stops it after the last of
 # its workload's consecutive runs, which may take more than any fixed
 # limit.
-corunner="stress-ng --cpu $(nproc) --timeout 0"
+corunner="/workloads/per_cpu stress-ng --cpu 1 --timeout 0"
+corunner_description="stress-ng --cpu pinned to each vCPU"

@@ -9,4 +9,4 @@
 # run-bench.sh picks workloads by this line, so it is not left to the source.
 part=locks
 threads_per_vcpu="1 2"
-description="multimodal 90:9:1 beside stress-ng --cpu (one worker per vCPU, same priority)"
+description="multimodal 90:9:1 beside $corunner_description"

@@ -11,4 +11,4 @@
 # run-bench.sh picks workloads by this line, so it is not left to the source.
 part=locks
 threads_per_vcpu=1
-description="$description, beside stress-ng --cpu"
+description="$description, beside $corunner_description"
