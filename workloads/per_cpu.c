@@ -2,15 +2,14 @@
 /*
  * Run one copy of a command on each CPU that per_cpu may use, each copy
  * pinned to its CPU, until per_cpu is told to stop (SIGTERM, SIGINT) or
- * a copy ends; then stop the other copies (SIGTERM) and wait for them.
- * Exits 0 when told to stop, 1 when a copy ended first (or could not
- * start), 2 on bad usage.
+ * a copy ends; then stop the other copies (SIGTERM, and SIGKILL for
+ * those left after STOP_GRACE_S) and wait for them. A copy gets SIGTERM
+ * too if per_cpu itself dies. Exits 0 when told to stop, 1 when a copy
+ * ended first (or could not start), 2 on bad usage.
  *
- * The co-runner of workloads/defs/corunner.sh. Left to the load
- * balancer, one CPU-bound worker per vCPU often sat two on one vCPU and
- * left the other to the lock workload, so that a run measured where the
- * balancer put the hogs more than the lock
- * (docs/bench/corunner-modes-1207).
+ * The co-runner of workloads/defs/corunner.sh: left to the load
+ * balancer, stress-ng's workers moved between the vCPUs during nearly
+ * every run (docs/bench/corunner-modes-1207).
  *
  * usage: per_cpu COMMAND [ARGS...]
  */
@@ -19,13 +18,18 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#define STOP_GRACE_S	5
 
 static pid_t copies[CPU_SETSIZE];
 static int nr_copies;
+static int nr_running;
 
-static pid_t start_copy(int cpu, char **argv, const sigset_t *child_mask)
+static pid_t start_copy(int cpu, char **argv, const sigset_t *child_mask, pid_t parent)
 {
 	cpu_set_t one;
 	pid_t pid = fork();
@@ -33,6 +37,9 @@ static pid_t start_copy(int cpu, char **argv, const sigset_t *child_mask)
 	if (pid != 0)
 		return pid;
 	sigprocmask(SIG_SETMASK, child_mask, NULL);
+	/* Not left running if per_cpu dies before it could stop the copy. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+		_exit(127);
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one)) {
@@ -47,32 +54,51 @@ static pid_t start_copy(int cpu, char **argv, const sigset_t *child_mask)
 /* Reaps the copies that ended, without waiting; returns how many. */
 static int reap_ended(void)
 {
-	int ended = 0;
+	int ended = 0, i;
 	pid_t pid;
 
 	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0) {
-		for (int i = 0; i < nr_copies; i++)
+		for (i = 0; i < nr_copies; i++)
 			if (copies[i] == pid)
 				copies[i] = 0;
 		ended++;
 	}
+	nr_running -= ended;
 	return ended;
 }
 
+static void signal_copies(int sig)
+{
+	int i;
+
+	for (i = 0; i < nr_copies; i++)
+		if (copies[i] > 0)
+			kill(copies[i], sig);
+}
+
+/* With SIGCHLD blocked: stop every copy and reap it. */
 static void stop_copies(void)
 {
-	for (int i = 0; i < nr_copies; i++)
-		if (copies[i] > 0)
-			kill(copies[i], SIGTERM);
-	while (wait(NULL) > 0 || errno == EINTR)
-		;
+	const struct timespec grace = { .tv_sec = STOP_GRACE_S };
+	sigset_t child;
+	int sig = SIGTERM;
+
+	sigemptyset(&child);
+	sigaddset(&child, SIGCHLD);
+	reap_ended();
+	while (nr_running > 0) {
+		signal_copies(sig);
+		if (sigtimedwait(&child, NULL, &grace) < 0 && errno == EAGAIN)
+			sig = SIGKILL;
+		reap_ended();
+	}
 }
 
 int main(int argc, char **argv)
 {
 	sigset_t handled, child_mask;
 	cpu_set_t allowed;
-	int sig, status = 0;
+	int cpu, sig, status = 0;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: per_cpu COMMAND [ARGS...]\n");
@@ -85,28 +111,36 @@ int main(int argc, char **argv)
 	/*
 	 * The signals that end the wait stay blocked and are taken with
 	 * sigwait(): a handler would race with the wait for the copies.
+	 * Blocked, they are queued even if ignored (a shell ignores SIGINT
+	 * in its background jobs), except SIGCHLD: under an inherited
+	 * SIG_IGN the kernel reaps the copies and sends none.
 	 */
+	signal(SIGCHLD, SIG_DFL);
 	sigemptyset(&handled);
 	sigaddset(&handled, SIGTERM);
 	sigaddset(&handled, SIGINT);
 	sigaddset(&handled, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &handled, &child_mask);
 
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &allowed))
 			continue;
-		copies[nr_copies] = start_copy(cpu, argv + 1, &child_mask);
+		copies[nr_copies] = start_copy(cpu, argv + 1, &child_mask, getpid());
 		if (copies[nr_copies] < 0) {
 			perror("per_cpu: fork");
 			stop_copies();
 			return 1;
 		}
 		nr_copies++;
+		nr_running++;
 	}
 
 	for (;;) {
-		if (sigwait(&handled, &sig))
-			continue;
+		if (sigwait(&handled, &sig)) {
+			perror("per_cpu: sigwait");
+			status = 1;
+			break;
+		}
 		if (sig != SIGCHLD)
 			break;
 		if (reap_ended()) {
