@@ -6,9 +6,10 @@
 # the preload). The scheduler then takes the CPU from lock holders at
 # the end of their slices, inside sections too: the case the owner flag
 # is for, where a waiter that spins on a preempted owner burns a slice
-# for nothing. Pinned, because the load balancer, left to place one
-# worker per vCPU, often put both on one vCPU and left the other to the
-# lock workload alone (docs/bench/corunner-modes-1207).
+# for nothing. Pinned, because the load balancer moved the workers
+# between the vCPUs in nearly every run, and a run that had both on one
+# vCPU measured the lock workload alone on the other
+# (docs/bench/corunner-modes-1207).
 # No time limit (--timeout 0): run-bench.sh stops it after the last of
 # its workload's consecutive runs, which may take more than any fixed
 # limit.
