@@ -23,6 +23,17 @@ wait_lines() {
 	done
 }
 
+# Runs "$@" (per_cpu, or taskset running it) in the background, its
+# output in $out emptied first, with its pid in pid; waits for $1 lines.
+start_per_cpu() {
+	lines=$1
+	shift
+	: >"$out"
+	"$@" >"$out" 2>&1 &
+	pid=$!
+	wait_lines "$lines"
+}
+
 # Waits up to $2 s (default 5) for per_cpu ($1) to exit; sets rc to its
 # status, or to "hung" after killing it and its copies.
 wait_exit() {
@@ -46,11 +57,8 @@ wait_exit() {
 # its allowed CPUs and sleeping $mark$3; stopped with signal $1.
 pinning() {
 	want=$2
-	: >"$out"
-	taskset -c "$(echo "$want" | tr ' ' ',')" "$per_cpu" \
-		sh -c "grep '^Cpus_allowed_list:' /proc/self/status | cut -f2; exec sleep $mark$3" >"$out" 2>&1 &
-	pid=$!
-	wait_lines "$(echo "$want" | wc -w)"
+	start_per_cpu "$(echo "$want" | wc -w)" taskset -c "$(echo "$want" | tr ' ' ',')" "$per_cpu" \
+		sh -c "grep '^Cpus_allowed_list:' /proc/self/status | cut -f2; exec sleep $mark$3"
 	kill "-$1" "$pid"
 	wait_exit "$pid"
 	got=$(sort -n "$out" | tr '\n' ' ' | sed 's/ $//')
@@ -88,10 +96,7 @@ else
 fi
 
 # A copy that ignores SIGTERM is killed after per_cpu's 5 s of grace.
-: >"$out"
-"$per_cpu" sh -c "trap '' TERM; echo started; exec sleep ${mark}4" >"$out" 2>&1 &
-pid=$!
-wait_lines "$n"
+start_per_cpu "$n" "$per_cpu" sh -c "trap '' TERM; echo started; exec sleep ${mark}4"
 kill "$pid"
 wait_exit "$pid" 10
 left=$(pgrep -fc "sleep ${mark}4" || true)
@@ -102,10 +107,7 @@ else
 fi
 
 # Killed itself, per_cpu leaves no copy running.
-: >"$out"
-"$per_cpu" sh -c "echo started; exec sleep ${mark}5" >"$out" 2>&1 &
-pid=$!
-wait_lines "$n"
+start_per_cpu "$n" "$per_cpu" sh -c "echo started; exec sleep ${mark}5"
 # (Quietly: the shell reports a killed job as "Killed".)
 {
 	kill -9 "$pid"
