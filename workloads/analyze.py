@@ -100,6 +100,39 @@ def ratio_interval(ratios):
     return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
 
 
+def equal_speed_interval(ratios, speed_ratios):
+    """
+    The ratio at equal vCPU speed and its 95% interval, or None: the
+    intercept of the least-squares line of the log ratios on the log
+    speed ratios (analysis of covariance), Student's t with n - 2
+    degrees of freedom; with the line's slope and the residuals' standard
+    deviation. Where the policy does not change the speed (the one-thread
+    cells' table checks that), this estimates the same ratio as
+    ratio_interval() and leaves out the spread that the host's changes of
+    speed add (workloads/vcpu_speed.h).
+    """
+    y = [math.log(r) for r in ratios]
+    x = [math.log(r) for r in speed_ratios]
+    n = len(y)
+    mx, my = math.fsum(x) / n, math.fsum(y) / n
+    sxx = math.fsum((v - mx) ** 2 for v in x)
+    if n < 4 or sxx == 0:
+        return None
+    slope = math.fsum((a - mx) * (b - my) for a, b in zip(x, y)) / sxx
+    level = my - slope * mx
+    spread = math.sqrt(math.fsum((b - level - slope * a) ** 2 for a, b in zip(x, y)) / (n - 2))
+    half = t_975(n - 2) * spread * math.sqrt(1 / n + mx ** 2 / sxx)
+    return math.exp(level), math.exp(level - half), math.exp(level + half), slope, spread
+
+
+# Marks a figure at equal vCPU speed, in every table.
+EQUAL_SPEED_MARK = " (eq. speed)"
+SPEED = "vcpu_speed"
+# The metrics that the vCPUs' speed scales, and that are compared at
+# equal speed where it was measured.
+SPEED_SCALED = ("ops_per_sec", "cpu_ns_per_op")
+
+
 def verdict(low, high, above, below):
     if low > 1:
         return above
@@ -109,21 +142,37 @@ def verdict(low, high, above, below):
 
 
 class Comparison:
-    """Ratios of one policy to the baseline in one cell for one metric."""
+    """
+    Ratios of one policy to the baseline in one cell for one metric; at
+    equal vCPU speed (equal_speed_interval()) when @speeds, the pair's
+    speeds (policy's, baseline's), cover every pair. The spread is the
+    standard deviation of the log ratios that the interval stands on.
+    """
 
-    def __init__(self, values, baseline):
+    def __init__(self, values, baseline, speeds=None):
         pairs = sorted(set(values) & set(baseline))
         self.ratios = [values[p] / baseline[p] for p in pairs]
         self.n = len(self.ratios)
-        self.estimate = self.low = self.high = None
-        if self.n >= 2:
-            self.estimate, self.low, self.high = ratio_interval(self.ratios)
+        self.estimate = self.low = self.high = self.slope = None
+        self.equal_speed = False
+        if self.n < 2:
+            return
+        self.estimate, self.low, self.high = ratio_interval(self.ratios)
+        self.spread = statistics.stdev(math.log(r) for r in self.ratios)
+        mine, base = speeds or ({}, {})
+        if all(p in mine and p in base for p in pairs):
+            adjusted = equal_speed_interval(self.ratios, [mine[p] / base[p] for p in pairs])
+            if adjusted:
+                self.raw = (self.estimate, self.low, self.high)
+                self.estimate, self.low, self.high, self.slope, self.spread = adjusted
+                self.equal_speed = True
 
     def verdict(self, above, below):
         return verdict(self.low, self.high, above, below) if self.n >= 2 else "n/a"
 
     def interval(self):
-        return f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}]"
+        mark = EQUAL_SPEED_MARK if self.equal_speed else ""
+        return f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}]{mark}"
 
     def cell(self, above, below):
         if self.n < 2:
@@ -152,11 +201,11 @@ def pair_key(row):
 
 
 def collect(rows):
-    """values[(workload, kernel, threads, policy)][metric][(boot, rep)]"""
+    """values[(workload, kernel, threads, policy)][metric or SPEED][(boot, rep)]"""
     values = defaultdict(lambda: defaultdict(dict))
     for row in rows:
         key = (row["workload"], row["kernel"], int(row["threads"]), row["policy"])
-        for metric, *_ in METRICS:
+        for metric in [m for m, *_ in METRICS] + [SPEED]:
             value = number(row.get(metric))
             if value is not None:
                 values[key][metric][pair_key(row)] = value
@@ -261,12 +310,77 @@ def lock_tables(out, failed, values, lock_workloads):
                                 else "1 thread only" if p == CONTROL and t > 1
                                 else "not run")
                     continue
-                c = Comparison(values[(w, "patched", t, p)].get(metric, {}), base)
+                mine = values[(w, "patched", t, p)]
+                c = Comparison(mine.get(metric, {}), base,
+                               speeds_of(values, w, t, p) if metric in SPEED_SCALED else None)
                 results[(metric, w, t, p)] = c
                 line.append(c.cell(above, below))
             out.append("| " + " | ".join(line) + " |")
+        if any(results.get((metric, w, t, p)) and results[(metric, w, t, p)].equal_speed
+               for w, t in shown for p in policies):
+            out.append(f"\nFigures marked{EQUAL_SPEED_MARK} compare runs at equal vCPU speed: "
+                       "see \"One-thread cells at equal vCPU speed\".")
         out.append("")
     return cells, policies, results
+
+
+def speeds_of(values, w, t, p):
+    """
+    The vCPU speeds of the pairs of policy @p and glibc in cell (@w, @t),
+    for Comparison, at 1 thread only: there no thread waits, so the
+    policy cannot choose which vCPUs are busy or how fast they run; with
+    more, it can (spinning keeps a vCPU busy), and speed would no longer
+    be the host's alone.
+    """
+    if t != 1:
+        return None
+    return (values[(w, "patched", t, p)].get(SPEED, {}),
+            values[(w, "patched", t, BASELINE)].get(SPEED, {}))
+
+
+def equal_speed_table(out, values, cells, policies, results):
+    """
+    The one-thread cells compared at equal vCPU speed beside their raw
+    figures, with the line's slope and each policy's vCPU speed against
+    glibc's: the premise, that the policy does not change the speed,
+    holds where that interval holds 1, per cell and over all of them.
+    """
+    rows, adjusted = [], defaultdict(list)
+    for w, t in cells:
+        for p in policies:
+            c = results.get(("ops_per_sec", w, t, p))
+            if not c or not c.equal_speed:
+                continue
+            adjusted[p].append(w)
+            speed = Comparison(*speeds_of(values, w, t, p))
+            raw = "{:.3f} [{:.3f}, {:.3f}]".format(*c.raw)
+            rows.append(f"| {w} | {p} | {c.n} | {raw} | {c.interval()} | {c.slope:.2f} | "
+                        f"{speed.interval()} |")
+    if not rows:
+        return
+    out.append("## One-thread cells at equal vCPU speed\n")
+    out.append("A guest under TCG runs at the speed of the host CPU under each vCPU, and this "
+               "host's CPUs change speed about 2.2-fold in phases of 0.3 s to seconds "
+               "(docs/bench/host-speed-1207/): at 1 thread, most of a run's spread. Each "
+               "one-thread run measured its vCPUs' speed (`cputime --vcpu-speed`: a fixed "
+               "loop timed on every vCPU every 50 ms, weighted by each vCPU's busy time), and "
+               "its cells' throughput and CPU per operation are the ratio at equal speed: the "
+               "intercept of the least-squares line of the pairs' log ratios on their log "
+               "speed ratios (slope: how much of the speed the ratio followed), with Student's "
+               "t on n - 2 degrees of freedom. That is the raw geometric mean's ratio, less "
+               "the host's share of the spread, where the policy leaves the vCPUs' speed "
+               "alone: the last column checks it (its interval holds 1).\n")
+    out.append("| workload | policy | pairs | throughput, raw | at equal speed | slope | "
+               "vCPU speed vs glibc |")
+    out.append("|---|---|---|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
+    for p in policies:
+        if p in adjusted:
+            c = Comparison(*pooled_at_1_thread(values, adjusted[p], p, SPEED))
+            out.append(f"- {p}: vCPU speed {c.interval()} of glibc's over the {c.n} pairs "
+                       "of every cell above.")
+    out.append("")
 
 
 UNFAIR = "-unfair"
@@ -296,9 +410,8 @@ def pairs_to_show(comparison, bound):
     none up to CONTRACT_MAX_PAIRS would.
     """
     margin = math.log(comparison.estimate / bound)
-    spread = statistics.stdev(math.log(r) for r in comparison.ratios)
     for n in range(2, CONTRACT_MAX_PAIRS + 1):
-        if (t_975(n - 1) + t_80(n - 1)) * spread / math.sqrt(n) <= margin:
+        if (t_975(n - 1) + t_80(n - 1)) * comparison.spread / math.sqrt(n) <= margin:
             return n
     return None
 
@@ -424,6 +537,20 @@ def alternatives_table(out, values, cells):
     out.append("")
 
 
+def pooled_at_1_thread(values, workloads, p, metric):
+    """
+    Policy @p's and glibc's @metric at 1 thread in every one of
+    @workloads, keyed by (workload, pair), for the pairs both have.
+    """
+    mine, base = {}, {}
+    for w in workloads:
+        theirs = values.get((w, "patched", 1, BASELINE), {}).get(metric, {})
+        for pair, v in values.get((w, "patched", 1, p), {}).get(metric, {}).items():
+            if pair in theirs:
+                mine[(w, pair)], base[(w, pair)] = v, theirs[pair]
+    return mine, base
+
+
 def harness_bias_table(out, values, cells, policies):
     """
     Each policy against glibc at 1 thread, where no thread waits and no
@@ -437,12 +564,7 @@ def harness_bias_table(out, values, cells, policies):
     alone = [w for w, t in cells if t == 1]
     rows = []
     for p in sorted(policies, key=lambda p: p != CONTROL):
-        mine, base = {}, {}
-        for w in alone:
-            theirs = values.get((w, "patched", 1, BASELINE), {}).get("ops_per_sec", {})
-            for pair, v in values.get((w, "patched", 1, p), {}).get("ops_per_sec", {}).items():
-                if pair in theirs:
-                    mine[(w, pair)], base[(w, pair)] = v, theirs[pair]
+        mine, base = pooled_at_1_thread(values, alone, p, "ops_per_sec")
         c = Comparison(mine, base)
         if c.n >= 2:
             workloads = len({w for w, _ in mine})
@@ -675,6 +797,7 @@ def main(argv):
     if cells:
         design_table(out, rows + failed, cells)
         harness_bias_table(out, values, cells, policies)
+        equal_speed_table(out, values, cells, policies, results)
         contract_table(out, cells, results)
         alternatives_table(out, values, cells)
         fairness_cost_table(out, values, cells)

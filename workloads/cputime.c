@@ -3,7 +3,12 @@
  * Run a command and report, on stderr after its own output, its wall
  * time and the CPU time (user and system) of all its threads:
  *
- *   cputime: status=0 wall_ns=... cpu_ns=...
+ *   cputime: status=0 wall_ns=... cpu_ns=... [vcpu_speed=...]
+ *
+ * With --vcpu-speed, the line ends with the CPUs' speed over the run,
+ * in loop iterations per microsecond (vcpu_speed.h): the bench compares
+ * one-thread runs at equal speed with it. Its sampling threads are
+ * cputime's own, outside the command's CPU time.
  *
  * It exits with the command's status (128 + signal if it was killed).
  * The command runs in a process group of its own, to which SIGTERM,
@@ -12,16 +17,19 @@
  * the command started too, such as a shell's server and client, and no
  * run leaves one behind to compete with the next.
  *
- * usage: cputime COMMAND [ARGS...]
+ * usage: cputime [--vcpu-speed] COMMAND [ARGS...]
  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "vcpu_speed.h"
 
 static volatile pid_t command_group;
 
@@ -58,13 +66,23 @@ static void pass_on_signals(void)
 int main(int argc, char **argv)
 {
 	unsigned long long start, wall;
+	int status, with_speed = 0;
 	struct rusage usage;
-	int status;
+	char speed[64] = "";
 	pid_t pid;
 
+	if (argc > 1 && !strcmp(argv[1], "--vcpu-speed")) {
+		with_speed = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s COMMAND [ARGS...]\n", argv[0]);
+		fprintf(stderr, "usage: cputime [--vcpu-speed] COMMAND [ARGS...]\n");
 		return 2;
+	}
+	if (with_speed && vcpu_speed_start()) {
+		perror("cputime: vcpu speed");
+		return 1;
 	}
 	start = now_ns();
 	pid = fork();
@@ -87,8 +105,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	wall = now_ns() - start;
+	if (with_speed)
+		snprintf(speed, sizeof(speed), " vcpu_speed=%.3f", vcpu_speed_stop());
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	fprintf(stderr, "cputime: status=%d wall_ns=%llu cpu_ns=%llu\n", status, wall,
-		tv_ns(usage.ru_utime) + tv_ns(usage.ru_stime));
+	fprintf(stderr, "cputime: status=%d wall_ns=%llu cpu_ns=%llu%s\n", status, wall,
+		tv_ns(usage.ru_utime) + tv_ns(usage.ru_stime), speed);
 	return status;
 }

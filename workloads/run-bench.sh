@@ -54,7 +54,7 @@ fi
 # the sourced definition, whose output is in $2: the kernel part's
 # fixed-work runs (wall time of the process; issue 10, point 5, is left).
 parse_cputime() {
-	sed -n 's/^cputime: status=0 wall_ns=\([0-9]*\) cpu_ns=\([0-9]*\)$/\1 \2/p' "$2" |
+	sed -n 's/^cputime: status=0 wall_ns=\([0-9]*\) cpu_ns=\([0-9]*\).*/\1 \2/p' "$2" |
 		awk -v ops="$(wl_ops "$1")" '{ printf "ops_per_sec=%.1f cpu_ns_per_op=%.0f seconds=%.3f\n",
 			ops * 1e9 / $1, $2 / ops, $1 / 1e9 }'
 }
@@ -261,10 +261,19 @@ while read -r rep w t p position; do
 		*-unfair) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=${p%-unfair} ADAPTIVE_STARVE_US=10000000" ;;
 		*) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=$p" ;;
 		esac
+		# One thread runs at the speed of its vCPU's host CPU, which on
+		# this project's host changes 2.2-fold in phases of seconds:
+		# the speed over the run lets the analysis compare one-thread runs
+		# at equal speed. Not sampled with more threads, where the policy
+		# decides which vCPUs are busy and the sampler's preemption of a
+		# lock holder is the policy's business (workloads/vcpu_speed.h).
+		speed_option=
+		[ "$t" = 1 ] && speed_option=--vcpu-speed
 		# A run may take twice its time plus start-up before it is killed.
 		# (Not from the plan, which is this loop's standard input.)
-		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $cmd" </dev/null >"$out" 2>&1
+		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $speed_option $cmd" </dev/null >"$out" 2>&1
 		rc=$?
+		speed=$(sed -n 's/^cputime: .* vcpu_speed=\([0-9.]*\)$/\1/p' "$out")
 		result=$(wl_parse "$t" "$out")
 		# A co-runner that died early leaves a run without competition
 		# (and the next run starts another).
@@ -282,7 +291,7 @@ while read -r rep w t p position; do
 			tail -n 5 "$out" | sed 's/^/    /'
 		fi
 		if [ "$rep" -gt 0 ]; then
-			echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(fields ops_per_sec,cpu_ns_per_op,p50_us,p99_us "$result"),$status,$boot,$(fields seconds,fairness,p999_us,max_us "$result"),$position"
+			echo "CSV,$w,$kernel,$p,$t,$vcpus,$rep,$(fields ops_per_sec,cpu_ns_per_op,p50_us,p99_us "$result"),$status,$boot,$(fields seconds,fairness,p999_us,max_us "$result"),$position,$speed"
 		fi
 	)
 	done_runs=$((done_runs + 1))

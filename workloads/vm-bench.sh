@@ -187,7 +187,7 @@ if [ -n "$(earlier_outputs -print -quit)" ]; then
 	earlier_outputs -exec mv -t "$bench/previous" {} +
 fi
 date=$(date -u +%Y-%m-%dT%H:%MZ)
-header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us,position
+header=workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,accel,date,boot,seconds,fairness,p999_us,max_us,position,vcpu_speed
 
 # Run part $1 on kernel image $2 named $3 in boot $4 with the rows
 # $5 of policies $6; append its rows to rows.csv.
@@ -205,10 +205,10 @@ run_part() {
 		"sh /workloads/run-bench.sh $part $kernel $boot '$rows' '$threads' '$list' $seconds '$only'" 2>&1 |
 		tee "$log" | grep --line-buffered -v '^CSV,' || true
 	accel=$(sed -n 's/^run-vm: [^,]*, \([a-z]*\), .*/\1/p' "$log" | head -n 1)
-	# Guest fields 2-12 are the first 11 columns, 13-18 the last six.
+	# Guest fields 2-12 are the first 11 columns, 13-19 the last seven.
 	grep '^CSV,' "$log" |
 		awk -F, -v OFS=, -v mid="${accel:-unknown},$date" \
-			'{ print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, mid, $13, $14, $15, $16, $17, $18 }' >>"$bench/rows.csv"
+			'{ print $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, mid, $13, $14, $15, $16, $17, $18, $19 }' >>"$bench/rows.csv"
 	if ! grep -q "^bench: \[\([0-9]*\)/\1\]" "$log"; then
 		echo "vm-bench: the $part run on $kernel in boot $boot did not finish, see $log" >&2
 		return 1

@@ -13,7 +13,7 @@ wl_ops_per_thread() { echo $((20000 * ${2%.*} / $1 + 1)); }
 wl_command() { echo "cache_bench -threads=$1 -num_shard_bits=0 -ops_per_thread=$(wl_ops_per_thread "$1" "$2") -cache_size=1048576"; }
 wl_parse() {
 	ops=$(($1 * $(wl_ops_per_thread "$1" "$seconds")))
-	cpu=$(sed -n 's/^cputime: status=0 wall_ns=[0-9]* cpu_ns=\([0-9]*\)$/\1/p' "$2")
+	cpu=$(sed -n 's/^cputime: status=0 wall_ns=[0-9]* cpu_ns=\([0-9]*\).*/\1/p' "$2")
 	awk -v cpu="$cpu" -v total="$ops" '
 		/Rough parallel ops\/sec/ { rate = $NF }
 		/^Percentiles:/ { p50 = $3 / 1000; p99 = $7 / 1000 }
