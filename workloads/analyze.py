@@ -114,9 +114,11 @@ def equal_speed_interval(ratios, speed_ratios):
     y = [math.log(r) for r in ratios]
     x = [math.log(r) for r in speed_ratios]
     n = len(y)
+    if n < EQUAL_SPEED_MIN_PAIRS:
+        return None
     mx, my = math.fsum(x) / n, math.fsum(y) / n
     sxx = math.fsum((v - mx) ** 2 for v in x)
-    if n < 4 or sxx == 0:
+    if sxx == 0:
         return None
     slope = math.fsum((a - mx) * (b - my) for a, b in zip(x, y)) / sxx
     level = my - slope * mx
@@ -127,6 +129,10 @@ def equal_speed_interval(ratios, speed_ratios):
 
 # Marks a figure at equal vCPU speed, in every table.
 EQUAL_SPEED_MARK = " (eq. speed)"
+# Fewer pairs compare raw: the line costs a degree of freedom, and with
+# few pairs its t quantile (4.30 at 4 pairs) can widen the interval more
+# than the line narrows it.
+EQUAL_SPEED_MIN_PAIRS = 8
 SPEED = "vcpu_speed"
 # The metrics that the vCPUs' speed scales, and that are compared at
 # equal speed where it was measured.
@@ -155,6 +161,8 @@ class Comparison:
         self.n = len(self.ratios)
         self.estimate = self.low = self.high = self.slope = None
         self.equal_speed = False
+        # Degrees of freedom: n less those the estimate takes.
+        self.fitted = 1
         if self.n < 2:
             return
         self.estimate, self.low, self.high = ratio_interval(self.ratios)
@@ -166,6 +174,7 @@ class Comparison:
                 self.raw = (self.estimate, self.low, self.high)
                 self.estimate, self.low, self.high, self.slope, self.spread = adjusted
                 self.equal_speed = True
+                self.fitted = 2
 
     def verdict(self, above, below):
         return verdict(self.low, self.high, above, below) if self.n >= 2 else "n/a"
@@ -327,10 +336,11 @@ def lock_tables(out, failed, values, lock_workloads):
 def speeds_of(values, w, t, p):
     """
     The vCPU speeds of the pairs of policy @p and glibc in cell (@w, @t),
-    for Comparison, at 1 thread only: there no thread waits, so the
-    policy cannot choose which vCPUs are busy or how fast they run; with
-    more, it can (spinning keeps a vCPU busy), and speed would no longer
-    be the host's alone.
+    for Comparison, at 1 thread only, where the harness measures them for
+    programs whose one thread then runs alone (alone_at_1_thread in
+    workloads/defs): there the policy cannot choose which vCPUs are busy
+    or how fast they run; with more threads it can (spinning keeps a
+    vCPU busy), and the speed would no longer be the host's alone.
     """
     if t != 1:
         return None
@@ -361,15 +371,19 @@ def equal_speed_table(out, values, cells, policies, results):
     out.append("## One-thread cells at equal vCPU speed\n")
     out.append("A guest under TCG runs at the speed of the host CPU under each vCPU, and this "
                "host's CPUs change speed about 2.2-fold in phases of 0.3 s to seconds "
-               "(docs/bench/host-speed-1207/): at 1 thread, most of a run's spread. Each "
-               "one-thread run measured its vCPUs' speed (`cputime --vcpu-speed`: a fixed "
+               "(docs/bench/host-speed-1207/): at 1 thread, most of a run's spread. The "
+               "cells below measured their vCPUs' speed in each run (`cputime --vcpu-speed`: a fixed "
                "loop timed on every vCPU every 50 ms, weighted by each vCPU's busy time), and "
-               "its cells' throughput and CPU per operation are the ratio at equal speed: the "
+               "their throughput and CPU per operation are the ratio at equal speed: the "
                "intercept of the least-squares line of the pairs' log ratios on their log "
                "speed ratios (slope: how much of the speed the ratio followed), with Student's "
                "t on n - 2 degrees of freedom. That is the raw geometric mean's ratio, less "
                "the host's share of the spread, where the policy leaves the vCPUs' speed "
-               "alone: the last column checks it (its interval holds 1).\n")
+               "alone, as it must where the program's one thread runs alone (the harness "
+               "measures the speed only there: alone_at_1_thread in workloads/defs) and "
+               "the sampler, a real-time thread timing a loop of its own, measures the host. The last column checks that premise "
+               "against gross failures only (the speed spreads as much as the host's "
+               "phases); the line under the table pools it over every cell.\n")
     out.append("| workload | policy | pairs | throughput, raw | at equal speed | slope | "
                "vCPU speed vs glibc |")
     out.append("|---|---|---|---|---|---|---|")
@@ -410,8 +424,9 @@ def pairs_to_show(comparison, bound):
     none up to CONTRACT_MAX_PAIRS would.
     """
     margin = math.log(comparison.estimate / bound)
-    for n in range(2, CONTRACT_MAX_PAIRS + 1):
-        if (t_975(n - 1) + t_80(n - 1)) * comparison.spread / math.sqrt(n) <= margin:
+    lost = comparison.fitted
+    for n in range(lost + 1, CONTRACT_MAX_PAIRS + 1):
+        if (t_975(n - lost) + t_80(n - lost)) * comparison.spread / math.sqrt(n) <= margin:
             return n
     return None
 

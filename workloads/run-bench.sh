@@ -2,7 +2,7 @@
 # Run the benchmark matrix inside the guest (busybox sh); the host side
 # is workloads/vm-bench.sh. Prints progress, and one "CSV," line per run:
 #
-#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness,p999_us,max_us,position
+#   workload,kernel,policy,threads,vcpus,rep,ops_per_sec,cpu_ns_per_op,p50_us,p99_us,status,boot,seconds,fairness,p999_us,max_us,position,vcpu_speed
 #
 # usage: run-bench.sh locks|kernel KERNEL BOOT "ROWS..." "THREADS..." "POLICIES..." SECONDS [WORKLOADS]
 #   locks:  the workloads of part=locks, at each thread count, each policy;
@@ -264,11 +264,13 @@ while read -r rep w t p position; do
 		# One thread runs at the speed of its vCPU's host CPU, which on
 		# this project's host changes 2.2-fold in phases of seconds:
 		# the speed over the run lets the analysis compare one-thread runs
-		# at equal speed. Not sampled with more threads, where the policy
-		# decides which vCPUs are busy and the sampler's preemption of a
-		# lock holder is the policy's business (workloads/vcpu_speed.h).
+		# at equal speed. Only where that thread runs alone: with others
+		# (more threads, or a program's background threads) the policy
+		# decides which vCPUs are busy, so the speed is no longer the
+		# host's alone, and the sampler would preempt lock holders
+		# (workloads/vcpu_speed.h).
 		speed_option=
-		[ "$t" = 1 ] && speed_option=--vcpu-speed
+		[ "$t" = 1 ] && [ "${alone_at_1_thread:-}" = 1 ] && speed_option=--vcpu-speed
 		# A run may take twice its time plus start-up before it is killed.
 		# (Not from the plan, which is this loop's standard input.)
 		eval "$preload timeout $((2 * ${seconds%.*} + 120)) /workloads/cputime $speed_option $cmd" </dev/null >"$out" 2>&1

@@ -109,12 +109,13 @@ static void *vcpu_speed_sampler(void *arg)
 		return NULL;
 	/* Without the privilege, samples may come late, not wrong. */
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo);
-	clock_gettime(CLOCK_MONOTONIC, &due);
 	pthread_mutex_lock(&vcpu_speed_state.lock);
 	while (!vcpu_speed_state.stopping) {
 		pthread_mutex_unlock(&vcpu_speed_state.lock);
 		me->sum += vcpu_speed_sample();
 		me->samples++;
+		/* From now, not from the last due time: a late sampler does not catch up. */
+		clock_gettime(CLOCK_MONOTONIC, &due);
 		due.tv_nsec += SAMPLE_PERIOD_MS * 1000000L;
 		if (due.tv_nsec >= 1000000000L) {
 			due.tv_sec++;
@@ -183,10 +184,14 @@ static double vcpu_speed_stop(void)
 	pthread_mutex_unlock(&vcpu_speed_state.lock);
 	for (i = 0; i < vcpu_speed_state.count; i++) {
 		struct cpu_sampler *s = &vcpu_speed_state.cpus[i];
-		double busy;
+		unsigned long long busy_end;
+		double busy = 0;
 
 		pthread_join(s->thread, NULL);
-		busy = (double)(vcpu_busy_ticks(s->cpu) - s->busy_start);
+		/* Unread (0) at either end, the CPU counts as not busy. */
+		busy_end = vcpu_busy_ticks(s->cpu);
+		if (s->busy_start && busy_end > s->busy_start)
+			busy = (double)(busy_end - s->busy_start);
 		if (!s->samples)
 			continue;
 		plain += s->sum / s->samples;

@@ -6,7 +6,8 @@
 # restarted for the next, and none outlives its workload; the orders of
 # a cell's repetitions put every policy in every position and right after
 # every other equally often; the control runs at 1 thread only; the
-# vCPUs' speed is measured in one-thread runs only.
+# vCPUs' speed is measured in one-thread runs of definitions that say
+# their thread runs alone.
 # Prints PASS/FAIL lines prefixed with $1.
 set -u
 prefix=$1
@@ -36,10 +37,11 @@ check exit_status "$rc" 0
 # fails, and only it.
 check run_statuses "$(awk -F, '/^CSV,/ { printf "%s:%s ", $2, $12 }' "$out")" \
 	"probe-plain:ok probe-plain:ok probe-plain:ok probe-with-corunner:corunner-died probe-with-corunner:ok probe-with-corunner:ok "
-# The vCPUs' speed (the last field): measured in one-thread runs only.
+# The vCPUs' speed (the last field): measured in one-thread runs of a
+# definition whose thread runs alone there (probe-plain) only.
 check vcpu_speed_at_1_thread "$(awk -F, '/^CSV,/ {
 	printf "%s:%s ", $5, ($19 == "" ? "none" : ($19 + 0 > 0 ? "speed" : $19)) }' "$out")" \
-	"1:speed 2:none 3:none 1:speed 2:none 3:none "
+	"1:speed 2:none 3:none 1:none 2:none 3:none "
 # The co-runners the runs saw, by order of start (A, B, ...): the
 # warm-up's is stopped before probe-plain's runs; the killed one's
 # successor serves the rest of the workload's runs.

@@ -9,6 +9,8 @@
 description="rocksdb db_bench readrandomwriterandom (90% reads), tmpfs, timed: its own ops/s"
 part=locks
 min_threads=1
+# Not alone at 1 thread: RocksDB's flush and compaction threads take the
+# DB mutex beside it, so the policy may change which vCPUs are busy.
 wl_command() {
 	echo "sh -c 'rm -rf /tmp/db-bench && db_bench -benchmarks=readrandomwriterandom -threads=$1 -duration=${2%.*} -num=100000 -db=/tmp/db-bench -compression_type=none -progress_reports=false'"
 }

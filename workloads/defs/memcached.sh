@@ -12,6 +12,8 @@
 description="memcached -t N, memcslap -c N set (binary protocol) over loopback, sized: sets/s"
 part=locks
 min_threads=1
+# Not alone at 1 thread: memcached's other threads share its locks and
+# memcslap runs beside it, so the policy may change which vCPUs are busy.
 wl_sets_per_client() { echo $((1600 * ${2%.*} / $1 + 1)); }
 # The client starts once the server listens on port 11311 (2C2F in
 # /proc/net/tcp, state 0A), looked for every 50 ms for up to 10 s, and
