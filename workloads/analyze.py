@@ -371,8 +371,8 @@ def equal_speed_table(out, values, cells, policies, results):
     out.append("## One-thread cells at equal vCPU speed\n")
     out.append("A guest under TCG runs at the speed of the host CPU under each vCPU, and this "
                "host's CPUs change speed about 2.2-fold in phases of 0.3 s to seconds "
-               "(docs/bench/host-speed-1207/): at 1 thread, most of a run's spread. The "
-               "cells below measured their vCPUs' speed in each run (`cputime --vcpu-speed`: a fixed "
+               "(docs/bench/host-speed-1207/): at 1 thread, most of a run's spread. The cells "
+               "below measured their vCPUs' speed in each run (`cputime --vcpu-speed`: a fixed "
                "loop timed on every vCPU every 50 ms, weighted by each vCPU's busy time), and "
                "their throughput and CPU per operation are the ratio at equal speed: the "
                "intercept of the least-squares line of the pairs' log ratios on their log "
@@ -380,10 +380,11 @@ def equal_speed_table(out, values, cells, policies, results):
                "t on n - 2 degrees of freedom. That is the raw geometric mean's ratio, less "
                "the host's share of the spread, where the policy leaves the vCPUs' speed "
                "alone, as it must where the program's one thread runs alone (the harness "
-               "measures the speed only there: alone_at_1_thread in workloads/defs) and "
-               "the sampler, a real-time thread timing a loop of its own, measures the host. The last column checks that premise "
-               "against gross failures only (the speed spreads as much as the host's "
-               "phases); the line under the table pools it over every cell.\n")
+               "measures the speed only there: alone_at_1_thread in workloads/defs) and the "
+               "sampler, a real-time thread timing a loop of its own, measures the host. The "
+               "last column checks that premise against gross failures only (the speed spreads "
+               "as much as the host's phases); the line under the table pools it over every "
+               "cell.\n")
     out.append("| workload | policy | pairs | throughput, raw | at equal speed | slope | "
                "vCPU speed vs glibc |")
     out.append("|---|---|---|---|---|---|---|")
