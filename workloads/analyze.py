@@ -369,9 +369,10 @@ def equal_speed_table(out, values, cells, policies, results):
     if not rows:
         return
     out.append("## One-thread cells at equal vCPU speed\n")
-    out.append("A guest under TCG runs at the speed of the host CPU under each vCPU, and this "
-               "host's CPUs change speed about 2.2-fold in phases of 0.3 s to seconds "
-               "(docs/bench/host-speed-1207/): at 1 thread, most of a run's spread. The cells "
+    out.append("A guest under TCG runs at the speed at which the host runs each vCPU's "
+               "thread, and that changes within and between runs, up to 2.2-fold on the "
+               "machines of docs/bench/host-speed-1207/: at 1 thread, most of a run's spread. "
+               "The cells "
                "below measured their vCPUs' speed in each run (`cputime --vcpu-speed`: a fixed "
                "loop timed on every vCPU every 50 ms, weighted by each vCPU's busy time), and "
                "their throughput and CPU per operation are the ratio at equal speed: the "
@@ -383,7 +384,7 @@ def equal_speed_table(out, values, cells, policies, results):
                "measures the speed only there: alone_at_1_thread in workloads/defs) and the "
                "sampler, a real-time thread timing a loop of its own, measures the host. The "
                "last column checks that premise against gross failures only (the speed spreads "
-               "as much as the host's phases); the line under the table pools it over every "
+               "as much as the host's); the line under the table pools it over every "
                "cell.\n")
     out.append("| workload | policy | pairs | throughput, raw | at equal speed | slope | "
                "vCPU speed vs glibc |")
