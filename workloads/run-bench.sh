@@ -21,9 +21,10 @@
 #   Policy glibc runs without a preload; glibc-adaptive and kernel-spin
 #   with glibc's own mutex kinds (/workloads/lib<policy>.so); empty-preload,
 #   in 1-thread cells only, with a preload that defines nothing
-#   (/workloads/libempty-preload.so, the harness's control); <policy>-unfair
-#   as <policy> with ADAPTIVE_STARVE_US=10000000 (no handoffs); the others
-#   with LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=<policy>.
+#   (/workloads/libempty-preload.so, the harness's control); the others
+#   with LD_PRELOAD=/usr/lib/libadaptive.so ADAPTIVE_POLICY=<policy>, where
+#   <policy>-spinN adds ADAPTIVE_SPIN_US=N and <policy>-unfair
+#   ADAPTIVE_STARVE_US=10000000 (no handoffs).
 #   BENCH_DEFS (default /workloads/defs) is the directory of definitions.
 # shellcheck disable=SC1090,SC2154 # the definitions set min_threads etc.
 set -u
@@ -242,6 +243,22 @@ start_corunner() {
 	sleep 1
 }
 
+# The environment that runs libadaptive's policy $1: P, P-spinN (a spin
+# bound of N us) and either with -unfair (no handoffs: a starvation bound
+# of 10 s), as workloads/vm-bench.sh checked them.
+library_preload() {
+	policy=${1%-unfair}
+	options=
+	[ "$policy" = "$1" ] || options=" ADAPTIVE_STARVE_US=10000000"
+	case "$policy" in
+	*-spin[0-9]*)
+		options=" ADAPTIVE_SPIN_US=${policy##*-spin}$options"
+		policy=${policy%-spin*}
+		;;
+	esac
+	echo "LD_PRELOAD=$lib ADAPTIVE_POLICY=$policy$options"
+}
+
 total=$(wc -l <"$plan")
 done_runs=0
 start=$(date +%s)
@@ -257,12 +274,10 @@ while read -r rep w t p position; do
 		case "$p" in
 		glibc) preload= ;;
 		glibc-adaptive | kernel-spin | empty-preload) preload="LD_PRELOAD=/workloads/lib$p.so" ;;
-		# The policy without its handoffs: a starvation bound of 10 s.
-		*-unfair) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=${p%-unfair} ADAPTIVE_STARVE_US=10000000" ;;
-		*) preload="LD_PRELOAD=$lib ADAPTIVE_POLICY=$p" ;;
+		*) preload=$(library_preload "$p") ;;
 		esac
 		# One thread runs at the speed of its vCPU's host CPU, which on
-		# this project's host changes 2.2-fold in phases of seconds:
+		# this project's hosts changes up to 2.2-fold from second to second:
 		# the speed over the run lets the analysis compare one-thread runs
 		# at equal speed. Only where that thread runs alone: with others
 		# (more threads, or a program's background threads) the policy

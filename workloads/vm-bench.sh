@@ -66,7 +66,9 @@ Environment:
             (multimodal-sweep-*) has thread counts of its own, in
             threads per vCPU. A policy named P-unfair is P without
             handoffs to starving waiters (ADAPTIVE_STARVE_US=10000000);
-            summary.md compares P with it.
+            summary.md compares P with it. P-spinN (and P-spinN-unfair)
+            is P with a spin bound of N us (ADAPTIVE_SPIN_US=N), for the
+            policies that spin for a time.
   VCPUS (default 2), MEM, ACCEL as for vm-image/run-vm.sh; BENCH_TIMEOUT
             (seconds per boot, default 5400).
 Needs what make vm-bench builds first.
@@ -142,9 +144,24 @@ for p in $policies; do
 	glibc-unfair | glibc-adaptive-unfair | kernel-spin-unfair | empty-preload-unfair)
 		refuse "POLICIES: $p: only libadaptive's policies have a variant without handoffs" ;;
 	esac
+	base=${p%-unfair}
+	case "$base" in
+	*-spin[0-9]*)
+		us=${base##*-spin}
+		base=${base%-spin*}
+		case "$us" in
+		*[!0-9]* | 0*) refuse "POLICIES: $p: the spin bound -spinN is N us, 1 to 1000000" ;;
+		esac
+		[ "$us" -le 1000000 ] || refuse "POLICIES: $p: the spin bound -spinN is N us, 1 to 1000000"
+		case "$base" in
+		sched-state | spin | spin-single | sched-state-multi) ;;
+		*) refuse "POLICIES: $p: only sched-state, spin, spin-single and sched-state-multi spin for a time" ;;
+		esac
+		;;
+	esac
 	case " $all_policies " in
-	*" ${p%-unfair} "*) ;;
-	*) refuse "POLICIES: $p is none of $all_policies (or one of them with -unfair)" ;;
+	*" $base "*) ;;
+	*) refuse "POLICIES: $p is none of $all_policies (or one of them with -spinN or -unfair)" ;;
 	esac
 done
 # The control runs at 1 thread only: a profile leaves it out where no

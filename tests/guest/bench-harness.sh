@@ -5,9 +5,9 @@
 # per run), a co-runner that dies fails the run it died in and is
 # restarted for the next, and none outlives its workload; the orders of
 # a cell's repetitions put every policy in every position and right after
-# every other equally often; the control runs at 1 thread only; the
-# vCPUs' speed is measured in one-thread runs of definitions that say
-# their thread runs alone.
+# every other equally often; each policy gets its settings; the control
+# runs at 1 thread only; the vCPUs' speed is measured in one-thread runs
+# of definitions that say their thread runs alone.
 # Prints PASS/FAIL lines prefixed with $1.
 set -u
 prefix=$1
@@ -102,6 +102,15 @@ BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2 3
 	'glibc futex spin empty-preload' 1 'probe-plain probe-with-corunner' >"$out" 2>&1
 check rows_per_policy_set "$(awk -F, '/^CSV,/ && $5 == 1 { order[$2] = order[$2] " " $4 }
 	END { for (w in order) print order[w] }' "$out" | sort -u | wc -l)" "2"
+
+# Each policy of the library runs with its settings: P-spinN with a spin
+# bound of N us, P-unfair with a starvation bound of 10 s.
+: >"$probe/settings"
+BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 1 \
+	'sched-state sched-state-spin5 spin-spin50-unfair' 1 probe-plain >"$out" 2>&1
+# (The warm-up runs without the library.)
+check policy_settings "$(grep -v '^ADAPTIVE_POLICY= ' "$probe/settings" | sort -u | tr '\n' ';')" \
+	"ADAPTIVE_POLICY=sched-state ADAPTIVE_SPIN_US= ADAPTIVE_STARVE_US=;ADAPTIVE_POLICY=sched-state ADAPTIVE_SPIN_US=5 ADAPTIVE_STARVE_US=;ADAPTIVE_POLICY=spin ADAPTIVE_SPIN_US=50 ADAPTIVE_STARVE_US=10000000;"
 
 # The control runs in the 1-thread cells only.
 BENCH_DEFS=/tests/bench-defs sh /workloads/run-bench.sh locks patched 1 0 '1 2' 'glibc empty-preload' 1 \

@@ -65,11 +65,15 @@ refused "the empty preload has no variant without handoffs" "variant without han
 	POLICIES="glibc empty-preload-unfair"
 refused "the empty preload runs at 1 thread only" "empty-preload runs at 1 thread only" \
 	POLICIES="glibc empty-preload" THREADS="2 4"
+refused "only the policies that spin for a time take a spin bound" futex-spin5 \
+	POLICIES="glibc futex-spin5"
+refused "a spin bound is 1 to 1000000 us" sched-state-spin0 POLICIES="glibc sched-state-spin0"
+refused "a spin bound is a number" sched-state-spin5x POLICIES="glibc sched-state-spin5x"
 
 # Valid settings, the second a profile whose control (empty-preload,
 # 1 thread only) has no 1-thread cell to run in, which it leaves out.
 rc=0
-env BUILD_DIR="$dir/build" PROFILE=contract WORKLOADS=ptsematest POLICIES="glibc sched-state-unfair" \
+env BUILD_DIR="$dir/build" PROFILE=contract WORKLOADS=ptsematest POLICIES="glibc sched-state-unfair sched-state-spin5 spin-spin50-unfair" \
 	THREADS="2 4" "$top/workloads/vm-bench.sh" --check >"$dir/out" 2>&1 || rc=$?
 env BUILD_DIR="$dir/build" PROFILE=quick THREADS="2 4" \
 	"$top/workloads/vm-bench.sh" --check >>"$dir/out" 2>&1 || rc=$?
