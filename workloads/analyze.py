@@ -370,8 +370,8 @@ def equal_speed_table(out, values, cells, policies, results):
         return
     out.append("## One-thread cells at equal vCPU speed\n")
     out.append("A guest under TCG runs at the speed at which the host runs each vCPU's "
-               "thread, and that changes within and between runs, up to 2.2-fold on the "
-               "machines of docs/bench/host-speed-1207/: at 1 thread, most of a run's spread. "
+               "thread, and that changes within and between runs (docs/bench/host-speed-1207/): "
+               "at 1 thread, most of a run's spread. "
                "The cells "
                "below measured their vCPUs' speed in each run (`cputime --vcpu-speed`: a fixed "
                "loop timed on every vCPU every 50 ms, weighted by each vCPU's busy time), and "

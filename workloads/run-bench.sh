@@ -30,7 +30,7 @@
 set -u
 
 if [ $# -ne 7 ] && [ $# -ne 8 ]; then
-	sed -n '2,27s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,28s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1
@@ -277,7 +277,7 @@ while read -r rep w t p position; do
 		*) preload=$(library_preload "$p") ;;
 		esac
 		# One thread runs at the speed of its vCPU's host CPU, which on
-		# this project's hosts changes up to 2.2-fold from second to second:
+		# this project's hosts changes from second to second:
 		# the speed over the run lets the analysis compare one-thread runs
 		# at equal speed. Only where that thread runs alone: with others
 		# (more threads, or a program's background threads) the policy

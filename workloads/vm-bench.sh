@@ -146,13 +146,17 @@ for p in $policies; do
 	esac
 	base=${p%-unfair}
 	case "$base" in
+	*-unfair-spin*) refuse "POLICIES: $p: -spinN comes before -unfair" ;;
 	*-spin[0-9]*)
 		us=${base##*-spin}
 		base=${base%-spin*}
+		# Seven digits at most: a longer N would overflow the comparison.
 		case "$us" in
-		*[!0-9]* | 0*) refuse "POLICIES: $p: the spin bound -spinN is N us, 1 to 1000000" ;;
+		*[!0-9]* | 0*) us= ;;
 		esac
-		[ "$us" -le 1000000 ] || refuse "POLICIES: $p: the spin bound -spinN is N us, 1 to 1000000"
+		if [ -z "$us" ] || [ ${#us} -gt 7 ] || [ "$us" -gt 1000000 ]; then
+			refuse "POLICIES: $p: the spin bound -spinN is N us, 1 to 1000000"
+		fi
 		case "$base" in
 		sched-state | spin | spin-single | sched-state-multi) ;;
 		*) refuse "POLICIES: $p: only sched-state, spin, spin-single and sched-state-multi spin for a time" ;;

@@ -67,8 +67,16 @@ refused "the empty preload runs at 1 thread only" "empty-preload runs at 1 threa
 	POLICIES="glibc empty-preload" THREADS="2 4"
 refused "only the policies that spin for a time take a spin bound" futex-spin5 \
 	POLICIES="glibc futex-spin5"
-refused "a spin bound is 1 to 1000000 us" sched-state-spin0 POLICIES="glibc sched-state-spin0"
+refused "a count-bounded policy takes no spin bound" spin-count-spin5 \
+	POLICIES="glibc spin-count-spin5"
+refused "a spin bound is at least 1 us" sched-state-spin0 POLICIES="glibc sched-state-spin0"
+refused "a spin bound is at most 1000000 us" "1 to 1000000" POLICIES="glibc sched-state-spin1000001"
+refused "a spin bound of many digits is refused" "1 to 1000000" \
+	POLICIES="glibc sched-state-spin99999999999999999999999"
+refused "a spin bound has no leading zero" sched-state-spin007 POLICIES="glibc sched-state-spin007"
 refused "a spin bound is a number" sched-state-spin5x POLICIES="glibc sched-state-spin5x"
+refused "a spin bound comes before -unfair" "comes before -unfair" \
+	POLICIES="glibc sched-state-unfair-spin5"
 
 # Valid settings, the second a profile whose control (empty-preload,
 # 1 thread only) has no 1-thread cell to run in, which it leaves out.
