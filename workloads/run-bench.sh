@@ -17,7 +17,10 @@
 #   Before its repetitions, each workload runs once, discarded (warm-up).
 #   WORKLOADS (a space-separated list) limits the part to those names; a
 #   definition's skip_policies are policies it does not run; its
-#   wl_command THREADS SECONDS POLICY prints a run's command.
+#   wl_command THREADS SECONDS POLICY prints a run's command; its
+#   alone_at_1_thread=1 says that at 1 thread its one thread runs alone
+#   (no thread of its own beside it), where a run also measures the
+#   vCPUs' speed (cputime --vcpu-speed).
 #   Policy glibc runs without a preload; glibc-adaptive and kernel-spin
 #   with glibc's own mutex kinds (/workloads/lib<policy>.so); empty-preload,
 #   in 1-thread cells only, with a preload that defines nothing
@@ -30,7 +33,7 @@
 set -u
 
 if [ $# -ne 7 ] && [ $# -ne 8 ]; then
-	sed -n '2,28s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,31s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 part=$1

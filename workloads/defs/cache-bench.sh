@@ -9,8 +9,6 @@
 description="rocksdb cache_bench -num_shard_bits=0, 1 MiB cache, sized: its own ops/s"
 part=locks
 min_threads=1
-# At 1 thread its one thread runs alone (the others wait for it to end):
-# the harness measures the vCPUs' speed (run-bench.sh).
 alone_at_1_thread=1
 wl_ops_per_thread() { echo $((20000 * ${2%.*} / $1 + 1)); }
 wl_command() { echo "cache_bench -threads=$1 -num_shard_bits=0 -ops_per_thread=$(wl_ops_per_thread "$1" "$2") -cache_size=1048576"; }

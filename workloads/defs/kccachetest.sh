@@ -12,8 +12,6 @@
 description="kccachetest order -rnd, sized: operations/s of its 3 phases"
 part=locks
 min_threads=1
-# At 1 thread its one thread runs alone (the others wait for it to end):
-# the harness measures the vCPUs' speed (run-bench.sh).
 alone_at_1_thread=1
 # Records per thread; each phase does that many operations per thread.
 wl_records() { echo $((100000 * ${2%.*} / 3 / $1 + 1)); }

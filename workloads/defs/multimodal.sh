@@ -4,8 +4,6 @@
 description="timed run, mix 90:9:1 of 100 ns / 20 us / 0.1-1 ms asleep"
 part=locks
 min_threads=1
-# At 1 thread its one thread runs alone (the others wait for it to end):
-# the harness measures the vCPUs' speed (run-bench.sh).
 alone_at_1_thread=1
 multimodal_args="-m 90:9:1"
 # run-bench.sh calibrates the busy loop once per boot (multimodal -c).

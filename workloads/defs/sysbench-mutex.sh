@@ -14,8 +14,6 @@ skip_policies=kernel-spin
 description="sysbench mutex --mutex-num=1 --mutex-loops=0, sized: locks/s over sysbench's time"
 part=locks
 min_threads=1
-# At 1 thread its one thread runs alone (the others wait for it to end):
-# the harness measures the vCPUs' speed (run-bench.sh).
 alone_at_1_thread=1
 wl_locks() { echo $((3000000 * ${2%.*} / $1 + 1)); }
 wl_command() { echo "sysbench mutex --threads=$1 --mutex-num=1 --mutex-locks=$(wl_locks "$1" "$2") --mutex-loops=0 run"; }

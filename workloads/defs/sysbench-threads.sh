@@ -6,8 +6,6 @@ thread_yields=${thread_yields:-100}
 description="sysbench threads --thread-locks=1 --thread-yields=$thread_yields, timed: events/s"
 part=locks
 min_threads=1
-# At 1 thread its one thread runs alone (the others wait for it to end):
-# the harness measures the vCPUs' speed (run-bench.sh).
 alone_at_1_thread=1
 wl_command() { echo "sysbench threads --threads=$1 --thread-locks=1 --thread-yields=$thread_yields --events=0 --time=$2 run"; }
 # One event is thread_yields lock-yield-unlock rounds; the rate is
