@@ -371,9 +371,8 @@ def equal_speed_table(out, values, cells, policies, results):
     out.append("## One-thread cells at equal vCPU speed\n")
     out.append("A guest under TCG runs at the speed at which the host runs each vCPU's "
                "thread, and that changes within and between runs (docs/bench/host-speed-1207/): "
-               "at 1 thread, most of a run's spread. "
-               "The cells "
-               "below measured their vCPUs' speed in each run (`cputime --vcpu-speed`: a fixed "
+               "at 1 thread, most of a run's spread. The cells below measured their vCPUs' "
+               "speed in each run (`cputime --vcpu-speed`: a fixed "
                "loop timed on every vCPU every 50 ms, weighted by each vCPU's busy time), and "
                "their throughput and CPU per operation are the ratio at equal speed: the "
                "intercept of the least-squares line of the pairs' log ratios on their log "

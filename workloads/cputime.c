@@ -33,14 +33,6 @@
 
 static volatile pid_t command_group;
 
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static unsigned long long tv_ns(struct timeval tv)
 {
 	return tv.tv_sec * 1000000000ULL + tv.tv_usec * 1000ULL;
@@ -85,7 +77,7 @@ int main(int argc, char **argv)
 		perror("cputime: vcpu speed, run without it");
 		with_speed = 0;
 	}
-	start = now_ns();
+	start = monotonic_ns();
 	pid = fork();
 	if (pid < 0) {
 		perror("cputime: fork");
@@ -105,7 +97,7 @@ int main(int argc, char **argv)
 		perror("cputime: wait4");
 		return 1;
 	}
-	wall = now_ns() - start;
+	wall = monotonic_ns() - start;
 	if (with_speed)
 		snprintf(speed, sizeof(speed), " vcpu_speed=%.3f", vcpu_speed_stop());
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -2,11 +2,10 @@
 /*
  * The speed of the CPUs while a command runs, for cputime --vcpu-speed.
  *
- * A TCG guest runs at the speed of the host CPU under each vCPU's
- * thread, and each CPU of this project's host switches between two
- * speeds about 2.2 times apart, on its own, in phases of 0.3 s to
- * several seconds (docs/bench/host-speed-1207/): that, not the lock,
- * is most of the spread of a one-thread run. One thread per CPU, pinned
+ * A TCG guest runs at the speed at which the host runs each vCPU's
+ * thread, and on this project's hosts that changes from one second to
+ * the next (docs/bench/host-speed-1207/): that, not the lock, is most
+ * of the spread of a one-thread run. One thread per CPU, pinned
  * and SCHED_FIFO so that it runs when due whatever the command does,
  * times a fixed loop every SAMPLE_PERIOD_MS: the fastest of
  * SAMPLE_CHUNKS timings, since an interrupt or a higher priority only
@@ -47,7 +46,8 @@ static struct {
 	struct cpu_sampler *cpus;
 } vcpu_speed_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static unsigned long long vcpu_speed_now_ns(void)
+/* CLOCK_MONOTONIC in nanoseconds; cputime.c times its command with it too. */
+static unsigned long long monotonic_ns(void)
 {
 	struct timespec ts;
 
@@ -85,11 +85,11 @@ static double vcpu_speed_sample(void)
 	int chunk;
 
 	for (chunk = 0; chunk < SAMPLE_CHUNKS; chunk++) {
-		unsigned long long start = vcpu_speed_now_ns(), took;
+		unsigned long long start = monotonic_ns(), took;
 
 		for (volatile unsigned int i = 0; i < SAMPLE_LOOP; i++)
 			;
-		took = vcpu_speed_now_ns() - start;
+		took = monotonic_ns() - start;
 		if (took < best)
 			best = took;
 	}
