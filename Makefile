@@ -23,7 +23,7 @@ HELPERS := $(BUILD)/tests/helpers/exit_paths $(BUILD)/tests/helpers/owner_blocks
 	$(BUILD)/tests/helpers/random_stress $(BUILD)/tests/helpers/relock_waits \
 	$(BUILD)/tests/helpers/owner_foreign $(BUILD)/tests/helpers/locked_memory \
 	$(BUILD)/tests/helpers/exit_destructor_locks $(BUILD)/tests/helpers/yield_then_hold \
-	$(BUILD)/tests/helpers/yield_in_section \
+	$(BUILD)/tests/helpers/yield_in_section $(BUILD)/tests/helpers/long_holds \
 	$(BUILD)/tests/helpers/libearly_lock.so $(BUILD)/tests/helpers/libnext_profiler.so \
 	$(BUILD)/tests/helpers/libexhaust_keys.so $(BUILD)/tests/helpers/libcount_clock.so
 WORKLOAD_PROGRAMS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(wildcard workloads/*.c))

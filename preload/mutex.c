@@ -118,7 +118,18 @@ static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 	else if (verdict == SPIN_STOP_CPU_CONTENDED)
 		stat_inc(self, STAT_CPU_CONTENDED);
 	else if (verdict == SPIN_STOP_BOUND && w->spins)
-		stat_inc(self, STAT_SPIN_BOUND);
+		stat_inc(self, w->cut_short ? STAT_SPIN_CUT : STAT_SPIN_BOUND);
+}
+
+/*
+ * Whether the spinner @self, on a lock whose @history says its long
+ * spins lose, is to spin long anyway: one phase in LONG_SPIN_PROBE_PERIOD
+ * of the thread's own, none for the stand-in (thread.c), which keeps no
+ * history.
+ */
+static bool long_spin_probe(struct adaptive_thread *self)
+{
+	return self->tid && ++self->long_spin_probes % LONG_SPIN_PROBE_PERIOD == 0;
 }
 
 /*
@@ -139,6 +150,7 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 {
 	enum spin_verdict verdict;
 	bool claimed, taken = false;
+	uint32_t history = 0;
 
 	/*
 	 * A free word needs no spin phase, and so no clock read and no
@@ -166,8 +178,12 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	}
 	/* Only a waiter that is to spin claims the spinner mark. */
 	claimed = verdict_spins(verdict) && policy_single_spinner();
-	if (claimed && !mutex_claim_spinner(m))
+	if (claimed && !mutex_claim_spinner(m, &history))
 		return false;
+	if (claimed && spin_history_says_cut(history) && !long_spin_probe(self)) {
+		w->extend_ns = 0;
+		w->cut_short = true;
+	}
 	if (verdict_spins(verdict))
 		w->chose_spin = true;
 	else if (verdict == SPIN_STOP_OWNER_OFF_CPU)
@@ -182,8 +198,10 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		}
 		__builtin_ia32_pause();
 	}
+	if (w->spun_long)
+		stat_inc(self, taken ? STAT_SPIN_LONG_WIN : STAT_SPIN_LONG_LOSS);
 	if (claimed)
-		mutex_release_spinner(m);
+		mutex_release_spinner(m, w->spun_long ? spin_history_add(history, !taken) : history);
 	if (!taken)
 		count_spin_end(self, w, verdict);
 	else if (w->spun_on)

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "config.h"
@@ -25,8 +26,17 @@ struct waiter {
 	 */
 	unsigned long long start_ns;
 	unsigned long long deadline_ns;
-	/* End of the current spin phase: its time bound, or the deadline. */
+	/*
+	 * End of the current spin phase: its time bound, or the deadline. A
+	 * phase first runs to the end of its short bound; @extend_ns is the
+	 * rest of its time bound, which it may spin on for from there (0 if
+	 * it may not, or once it did: @spun_long).
+	 */
 	unsigned long long phase_end_ns;
+	unsigned long long extend_ns;
+	bool spun_long;
+	/* The lock's spin history denied the phase its rest (mutex.c). */
+	bool cut_short;
 	/* Iterations of the current spin phase. */
 	unsigned int spins;
 	/*
@@ -87,9 +97,11 @@ static inline unsigned long long now_ns(void)
  * kernel's own mutexes do (the OSQ in kernel/locking/mutex.c): the
  * spinner takes the lock when the running owner releases it, and more
  * spinners would only take CPUs that runnable threads need, the owner's
- * among them when threads outnumber CPUs. The ablations spin-single and
- * sched-state-multi move only this limit, so that vm-bench can tell its
- * effect from that of the owner's state.
+ * among them when threads outnumber CPUs. The single spinner also keeps
+ * the lock's spin history (below), which needs one writer. The ablations
+ * spin-single and sched-state-multi move only this limit and the
+ * history with it, so that vm-bench can tell their effect from that of
+ * the owner's state.
  */
 static inline bool policy_single_spinner(void)
 {
@@ -125,6 +137,54 @@ static inline void waiter_start_spin(struct waiter *w)
 	w->spins = 0;
 	w->spun_on = 0;
 	w->phase_end_ns = w->deadline_ns;
+	w->extend_ns = 0;
+	w->spun_long = false;
+	w->cut_short = false;
+}
+
+/*
+ * The single spinner's spin history (waiter-marks.h): a time-bounded
+ * phase runs a quarter of the bound, and the rest only on a lock where
+ * spins that went on past that quarter did not mostly lose. Such a
+ * spin costs CPU that glibc's waiter, asleep, does not spend; it pays
+ * for itself where the owner releases the lock before the bound (it
+ * saves the sleep and the wake-up's latency), and is pure loss where it
+ * ends at the bound, asleep after all. Which prevails is a property of
+ * the lock's critical sections. In the TCG guest at 4 threads, long
+ * spins won 66% of the time on sysbench threads' lock and 80% on our
+ * multimodal sweep's first point (on-CPU sections of 1 and 10 us),
+ * where they win throughput; 29% on our multimodal mix (20 us sections
+ * beside 100 ns ones), where they cost CPU for no throughput; and 2 of
+ * 459 where every section is 100 us on CPU (docs/bench/spin-history-1207).
+ *
+ * The history is the share of those spins that lost, a moving average
+ * of weight 1/16 in units of 1/65520: each spin past the quarter moves
+ * it a 16th of the way to 0 (it won) or 65520 (it did not). Above three
+ * quarters, the lock's phases stop at the quarter, but for one in
+ * LONG_SPIN_PROBE_PERIOD of a thread's, which keeps the history current
+ * if the lock changes its ways.
+ *
+ * On CPU alone, a spin past the quarter breaks even where two thirds of
+ * them win (a win saves a sleep, about 15 us of CPU in the guest, for
+ * 7.5 us of spin on the mean; a loss spins 15 us for nothing), but the
+ * wins also take the wake-up off the lock's critical path. The cut is
+ * therefore late, and the average slow, since losses come in bursts: a
+ * cut at half with a weight of 1/8 cut 58% of the phases of sysbench
+ * threads at 4 threads, whose long spins won 64% of the time, and cost
+ * it 13% of its throughput.
+ */
+#define SPIN_HISTORY_LOST	4095
+#define SPIN_HISTORY_ALL_LOST	(16 * SPIN_HISTORY_LOST)
+#define LONG_SPIN_PROBE_PERIOD	8
+
+static inline uint32_t spin_history_add(uint32_t history, bool lost)
+{
+	return history - history / 16 + (lost ? SPIN_HISTORY_LOST : 0);
+}
+
+static inline bool spin_history_says_cut(uint32_t history)
+{
+	return history > SPIN_HISTORY_ALL_LOST / 4 * 3;
 }
 
 /*
@@ -134,22 +194,40 @@ static inline void waiter_start_spin(struct waiter *w)
  */
 static inline void spin_phase_bound(struct waiter *w)
 {
-	unsigned long long now, bound;
+	unsigned long long now, bound, first = adaptive_config.spin_ns;
 
 	if (w->spins || !policy_is_time_bounded())
 		return;
 	now = now_ns();
 	if (!w->start_ns)
 		w->start_ns = now;
-	bound = now + adaptive_config.spin_ns;
+	if (policy_single_spinner()) {
+		first /= 4;
+		w->extend_ns = adaptive_config.spin_ns - first;
+	}
+	bound = now + first;
 	if (bound < w->phase_end_ns)
 		w->phase_end_ns = bound;
+}
+
+/* At the end of the short bound: spin on to the rest of the bound, if granted. */
+static inline bool spin_phase_extend(struct waiter *w)
+{
+	unsigned long long end;
+
+	if (!w->extend_ns || w->phase_end_ns >= w->deadline_ns)
+		return false;
+	end = w->phase_end_ns + w->extend_ns;
+	w->phase_end_ns = end < w->deadline_ns ? end : w->deadline_ns;
+	w->extend_ns = 0;
+	w->spun_long = true;
+	return true;
 }
 
 /* Reading the clock costs about as much as a pause: look every 16 spins. */
 static inline bool spin_past_phase_end(struct waiter *w)
 {
-	return !(w->spins & 15) && now_ns() >= w->phase_end_ns;
+	return !(w->spins & 15) && now_ns() >= w->phase_end_ns && !spin_phase_extend(w);
 }
 
 static inline bool verdict_spins(enum spin_verdict verdict)

@@ -29,8 +29,13 @@ enum stat_counter {
 	STAT_OWNER_OFF_CPU,
 	/* Spins not begun or stopped: the owner detached its state for disuse. */
 	STAT_OWNER_RETIRED,
-	/* Spins stopped by the time or iteration bound. */
+	/* Spins stopped by the time or iteration bound, but for ... */
 	STAT_SPIN_BOUND,
+	/* ... those stopped at the short bound by the lock's spin history (policy.h). */
+	STAT_SPIN_CUT,
+	/* Spins that went on past the short bound and won, or did not. */
+	STAT_SPIN_LONG_WIN,
+	STAT_SPIN_LONG_LOSS,
 	/* Spins not begun or stopped: the waiter's own CPU was contended. */
 	STAT_CPU_CONTENDED,
 	/* Waits that did not decide whether to spin: mutex.c's skip. */

@@ -76,6 +76,8 @@ struct adaptive_thread {
 	 */
 	unsigned int off_cpu_waits;
 	unsigned int skip_turn;
+	/* Its spin phases on locks whose long spins lose (mutex.c's probe). */
+	unsigned int long_spin_probes;
 	/*
 	 * Reviews left until its state, attached as mode says and now
 	 * detached for disuse (sched_state.h), is attached again; 0 while

@@ -2,12 +2,14 @@
 /*
  * What libadaptive keeps in a mutex it handles besides glibc's fields
  * and the heir (handoff.h): whether one of its waiters spins (the
- * single spinner of the sched-state and spin-single policies). One
- * 64-bit word, so that every change is one atomic operation:
+ * single spinner of the sched-state and spin-single policies), and how
+ * the long spins on it fared (policy.h), which only the spinner writes.
+ * One 64-bit word, so that every change is one atomic operation:
  *
  *   bits 63-32  the process epoch (thread.h) of the process whose
  *               waiters these are
  *   bit  31     a waiter spins
+ *   bits 15-0   the lock's spin history
  *
  * 0 means no marks. The word is __data.__list.__prev, which glibc uses
  * only for robust mutexes (their owner list), which libadaptive leaves
@@ -29,6 +31,7 @@
 #include "thread.h"
 
 #define MARKS_SPINNER		(1U << 31)
+#define MARKS_SPIN_HISTORY	0xffffU
 
 typedef uint64_t __attribute__((may_alias)) marks_t;
 
@@ -56,8 +59,11 @@ static inline bool marks_replace(pthread_mutex_t *m, uint64_t *old, uint32_t mar
 					   true, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-/* Become the spinner of @m, unless another waiter is. */
-static inline bool mutex_claim_spinner(pthread_mutex_t *m)
+/*
+ * Become the spinner of @m, unless another waiter is; with the lock's
+ * spin history in @history.
+ */
+static inline bool mutex_claim_spinner(pthread_mutex_t *m, uint32_t *history)
 {
 	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
 	uint32_t marks;
@@ -67,14 +73,17 @@ static inline bool mutex_claim_spinner(pthread_mutex_t *m)
 		if (marks & MARKS_SPINNER)
 			return false;
 	} while (!marks_replace(m, &old, marks | MARKS_SPINNER));
+	*history = marks & MARKS_SPIN_HISTORY;
 	return true;
 }
 
-static inline void mutex_release_spinner(pthread_mutex_t *m)
+/* Stop being the spinner of @m, and leave @history as the lock's. */
+static inline void mutex_release_spinner(pthread_mutex_t *m, uint32_t history)
 {
 	uint64_t old = __atomic_load_n(marks_word(m), __ATOMIC_RELAXED);
+	uint32_t others = ~(MARKS_SPINNER | MARKS_SPIN_HISTORY);
 
-	while (!marks_replace(m, &old, marks_of_this_process(old) & ~MARKS_SPINNER))
+	while (!marks_replace(m, &old, (marks_of_this_process(old) & others) | history))
 		;
 }
 

@@ -211,6 +211,43 @@ else
 	pass fairness/default_bound_spaces_handoffs
 fi
 
+# A lock's spin history (preload/policy.h): the single spinner spins a
+# quarter of the bound, and the rest only on a lock where such long
+# spins mostly won. long_holds' owner holds its mutex on its CPU for
+# HOLD_US each round of 96 while the waiter, on the other CPU, spins on
+# it; with a 2 ms bound, the first quarter ends at 0.5 ms. Holds of 5 ms
+# outlast every spin: after the first 22 long spins lost, the phases
+# stop at the quarter (about 65), but for one in 8 that still looks
+# further (about 31 long spins in all, where 25 would be all probes
+# lost). Holds of 1 ms end within the rest of the bound: the long spins
+# win and none is cut. On the host the sched-state policy spins by
+# count (no kernel feature), so there only spin-single is run.
+# spin_history_case NAME POLICY HOLD_US CHECK: long_holds under POLICY
+# passes spin_history/NAME_POLICY if the function CHECK returns true.
+spin_history_case() {
+	preloaded "$quick_limit" ADAPTIVE_STATS=1 ADAPTIVE_POLICY="$2" ADAPTIVE_SPIN_US=2000 \
+		"$helpers/long_holds" "$3" 96
+	if [ "$rc" -eq 3 ]; then
+		echo "SKIP $prefix/spin_history/$1_$2: one CPU"
+	elif [ "$rc" -eq 0 ] && $4 2>/dev/null; then
+		pass "spin_history/$1_$2"
+	else
+		fail "spin_history/$1_$2" "status $rc; $(stats_line)"
+	fi
+}
+losing_spins_cut() {
+	[ "$(stat_of spin_cut)" -ge 48 ] && [ "$(stat_of long_spin_losses)" -ge 26 ]
+}
+winning_spins_kept() {
+	[ "$(stat_of long_spin_wins)" -ge 72 ] && [ "$(stat_of spin_cut)" -le 12 ]
+}
+history_policies=spin-single
+[ "$expect" = sched-state ] && history_policies="sched-state spin-single"
+for policy in $history_policies; do
+	spin_history_case losing_spins_cut "$policy" 5000 losing_spins_cut
+	spin_history_case winning_spins_kept "$policy" 1000 winning_spins_kept
+done
+
 # Robust mutexes go to glibc, and are counted.
 preloaded "$quick_limit" ADAPTIVE_STATS=1 "$semantics" robust_owner_died
 if grep -q '^libadaptive: pid=.* passthrough=[1-9]' "$out"; then
