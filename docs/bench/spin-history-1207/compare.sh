@@ -1,0 +1,53 @@
+#!/bin/sh
+# In one boot, REPS rotations of 1 s runs of each workload below under
+# glibc (no preload), the library before the spin history ("old",
+# /extra/libold.so) and the image's library ("new"), with cputime; the
+# order reverses every other rotation. Then one run of the new library
+# with ADAPTIVE_STATS=1 per stats cell. ratios.py reads the output.
+#   mm    our multimodal mix, 90:9:1 of 100 ns / 20 us / 0.1-1 ms asleep
+#   sw0   the multimodal sweep's first point (1 us / 10 us, 5-20 us outside)
+#   sbt   sysbench threads, one lock, 100 yields
+#   long  every section 100 us on CPU, 20-80 us outside
+# usage: compare.sh REPS
+if [ $# -ne 1 ]; then
+	sed -n '2,11s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+fi
+reps=$1
+new=/usr/lib/libadaptive.so
+old=/extra/libold.so
+cal=$(/workloads/multimodal -C | sed -n 's/^iterations_per_ms=//p')
+echo "calibration=$cal"
+# run WORKLOAD THREADS CONFIGURATION ENV...: one line of ops and CPU
+run() {
+	wl=$1 t=$2 cfg=$3; shift 3
+	case $wl in
+	mm) cmd="/workloads/multimodal -t $t -d 1 -c $cal -m 90:9:1" ;;
+	sw0) cmd="/workloads/multimodal -t $t -d 1 -c $cal -m 100:100:0 -s 1000 -l 10 -o 5000:20000 -b 20:200" ;;
+	long) cmd="/workloads/multimodal -t $t -d 1 -c $cal -m 0:1:0 -l 100 -o 20000:80000" ;;
+	sbt) cmd="sysbench threads --threads=$t --thread-locks=1 --thread-yields=100 --events=0 --time=1 run" ;;
+	esac
+	# shellcheck disable=SC2086 # $cmd is a command line
+	env "$@" /workloads/cputime $cmd >/tmp/o 2>&1
+	ops=$(sed -n 's/.*ops=\([0-9]*\) seconds.*/\1/p; s/.*total number of events: *\([0-9]*\)/\1/p' /tmp/o | head -1)
+	c=$(sed -n 's/^cputime: status=0 wall_ns=\([0-9]*\) cpu_ns=\([0-9]*\).*/\1 \2/p' /tmp/o)
+	echo "wl=$wl t=$t cfg=$cfg ops=$ops wall_cpu=$c"
+}
+rep=1
+while [ "$rep" -le "$reps" ]; do
+	for w in "mm 2" "mm 4" "sw0 2" "sw0 4" "sbt 2" "sbt 4" "long 2" "long 4"; do
+		set -- "glibc LD_PRELOAD=" "old LD_PRELOAD=$old" "new LD_PRELOAD=$new"
+		[ $((rep % 2)) = 0 ] && set -- "new LD_PRELOAD=$new" "old LD_PRELOAD=$old" "glibc LD_PRELOAD="
+		for c in "$@"; do
+			# shellcheck disable=SC2086
+			run $w ${c%% *} ${c#* }
+		done
+	done
+	rep=$((rep + 1))
+done
+for w in "mm 4" "sw0 4" "sbt 4" "long 2"; do
+	# shellcheck disable=SC2086
+	set -- $w
+	run "$1" "$2" stats ADAPTIVE_STATS=1 LD_PRELOAD=$new >/dev/null
+	grep '^libadaptive' /tmp/o | sed "s/^/$1 $2 /; s/threads_.*//"
+done
