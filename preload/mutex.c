@@ -122,7 +122,7 @@ static void count_spin_end(struct adaptive_thread *self, const struct waiter *w,
 }
 
 /*
- * Whether the spinner @self, on a lock whose @history says its long
+ * Whether the spinner @self, on a lock whose history says its long
  * spins lose, is to spin long anyway: one phase in LONG_SPIN_PROBE_PERIOD
  * of the thread's own, none for the stand-in (thread.c), which keeps no
  * history.
@@ -180,10 +180,8 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 	claimed = verdict_spins(verdict) && policy_single_spinner();
 	if (claimed && !mutex_claim_spinner(m, &history))
 		return false;
-	if (claimed && spin_history_says_cut(history) && !long_spin_probe(self)) {
-		w->extend_ns = 0;
-		w->cut_short = true;
-	}
+	if (claimed && spin_history_says_cut(history) && !long_spin_probe(self))
+		w->long_denied = true;
 	if (verdict_spins(verdict))
 		w->chose_spin = true;
 	else if (verdict == SPIN_STOP_OWNER_OFF_CPU)
@@ -198,10 +196,17 @@ static bool waiter_spin(pthread_mutex_t *m, struct waiter *w, struct adaptive_th
 		}
 		__builtin_ia32_pause();
 	}
-	if (w->spun_long)
+	/*
+	 * A long spin that stopped for another reason than its bound (its
+	 * own CPU wanted, the owner off CPU or retired) says nothing of
+	 * how long the lock's sections last.
+	 */
+	if (w->spun_long && (taken || verdict == SPIN_STOP_BOUND)) {
 		stat_inc(self, taken ? STAT_SPIN_LONG_WIN : STAT_SPIN_LONG_LOSS);
+		history = spin_history_add(history, !taken);
+	}
 	if (claimed)
-		mutex_release_spinner(m, w->spun_long ? spin_history_add(history, !taken) : history);
+		mutex_release_spinner(m, history);
 	if (!taken)
 		count_spin_end(self, w, verdict);
 	else if (w->spun_on)

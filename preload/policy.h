@@ -28,15 +28,18 @@ struct waiter {
 	unsigned long long deadline_ns;
 	/*
 	 * End of the current spin phase: its time bound, or the deadline. A
-	 * phase first runs to the end of its short bound; @extend_ns is the
-	 * rest of its time bound, which it may spin on for from there (0 if
-	 * it may not, or once it did: @spun_long).
+	 * single spinner's phase first runs a quarter of the bound;
+	 * @extend_ns is the rest, which it may spin on for from there (0
+	 * under other policies, or once granted). The lock's spin history
+	 * may deny it (@long_denied, mutex.c), which then cuts the phase
+	 * at the quarter (@cut_short); a phase granted the whole rest, its
+	 * deadline later, and not past it already, spins long (@spun_long).
 	 */
 	unsigned long long phase_end_ns;
 	unsigned long long extend_ns;
-	bool spun_long;
-	/* The lock's spin history denied the phase its rest (mutex.c). */
+	bool long_denied;
 	bool cut_short;
+	bool spun_long;
 	/* Iterations of the current spin phase. */
 	unsigned int spins;
 	/*
@@ -130,7 +133,8 @@ static inline bool policy_is_time_bounded(void)
 
 /*
  * A spin phase ends at the caller's deadline, or sooner at its time
- * bound (spin_phase_bound()) or its count.
+ * bound (spin_phase_bound(), and for a single spinner first at a
+ * quarter of it) or its count.
  */
 static inline void waiter_start_spin(struct waiter *w)
 {
@@ -138,8 +142,9 @@ static inline void waiter_start_spin(struct waiter *w)
 	w->spun_on = 0;
 	w->phase_end_ns = w->deadline_ns;
 	w->extend_ns = 0;
-	w->spun_long = false;
+	w->long_denied = false;
 	w->cut_short = false;
+	w->spun_long = false;
 }
 
 /*
@@ -151,11 +156,11 @@ static inline void waiter_start_spin(struct waiter *w)
  * saves the sleep and the wake-up's latency), and is pure loss where it
  * ends at the bound, asleep after all. Which prevails is a property of
  * the lock's critical sections. In the TCG guest at 4 threads, long
- * spins won 66% of the time on sysbench threads' lock and 80% on our
+ * spins won 70% of the time on sysbench threads' lock and 79% on our
  * multimodal sweep's first point (on-CPU sections of 1 and 10 us),
- * where they win throughput; 29% on our multimodal mix (20 us sections
- * beside 100 ns ones), where they cost CPU for no throughput; and 2 of
- * 459 where every section is 100 us on CPU (docs/bench/spin-history-1207).
+ * where they win throughput; 31% on our multimodal mix (20 us sections
+ * beside 100 ns ones), where they cost CPU for no throughput; and 3%
+ * where every section is 100 us on CPU (docs/bench/spin-history-1207).
  *
  * The history is the share of those spins that lost, a moving average
  * of weight 1/16 in units of 1/65520: each spin past the quarter moves
@@ -168,13 +173,18 @@ static inline void waiter_start_spin(struct waiter *w)
  * them win (a win saves a sleep, about 15 us of CPU in the guest, for
  * 7.5 us of spin on the mean; a loss spins 15 us for nothing), but the
  * wins also take the wake-up off the lock's critical path. The cut is
- * therefore late, and the average slow, since losses come in bursts: a
- * cut at half with a weight of 1/8 cut 58% of the phases of sysbench
- * threads at 4 threads, whose long spins won 64% of the time, and cost
- * it 13% of its throughput.
+ * therefore late, since losses come in bursts: a cut at half, with a
+ * weight of 1/32, cut a third of the phases of sysbench threads at 4
+ * threads and cost it 6 to 7% of its throughput at 2 and 4.
  */
-#define SPIN_HISTORY_LOST	4095
+#define SPIN_HISTORY_LOST	(MARKS_SPIN_HISTORY / 16)
 #define SPIN_HISTORY_ALL_LOST	(16 * SPIN_HISTORY_LOST)
+_Static_assert(SPIN_HISTORY_ALL_LOST <= MARKS_SPIN_HISTORY, "the history fits its bits");
+/*
+ * A cut lock's phases then spin at most 1/4 + 3/4 x 1/8, about a third,
+ * of the bound on the mean, and a history just over the cut falls back
+ * below it after one probe that wins.
+ */
 #define LONG_SPIN_PROBE_PERIOD	8
 
 static inline uint32_t spin_history_add(uint32_t history, bool lost)
@@ -210,24 +220,41 @@ static inline void spin_phase_bound(struct waiter *w)
 		w->phase_end_ns = bound;
 }
 
-/* At the end of the short bound: spin on to the rest of the bound, if granted. */
-static inline bool spin_phase_extend(struct waiter *w)
+/*
+ * At @now, past the quarter's end: whether the phase goes on for the
+ * rest of its bound. Only a phase that spins the whole rest before its
+ * deadline, and was not held off its CPU past the rest already, tells
+ * the lock's history anything.
+ */
+static inline bool spin_phase_extend(struct waiter *w, unsigned long long now)
 {
-	unsigned long long end;
+	unsigned long long end = w->phase_end_ns + w->extend_ns;
 
-	if (!w->extend_ns || w->phase_end_ns >= w->deadline_ns)
+	if (!w->extend_ns || w->phase_end_ns >= w->deadline_ns || now >= end)
 		return false;
-	end = w->phase_end_ns + w->extend_ns;
-	w->phase_end_ns = end < w->deadline_ns ? end : w->deadline_ns;
+	if (w->long_denied) {
+		w->cut_short = true;
+		return false;
+	}
 	w->extend_ns = 0;
-	w->spun_long = true;
+	w->spun_long = end <= w->deadline_ns;
+	w->phase_end_ns = w->spun_long ? end : w->deadline_ns;
 	return true;
 }
 
-/* Reading the clock costs about as much as a pause: look every 16 spins. */
+/*
+ * Whether the phase is over; at the quarter's end, it extends the phase
+ * if it may. Reading the clock costs about as much as a pause: look
+ * every 16 spins.
+ */
 static inline bool spin_past_phase_end(struct waiter *w)
 {
-	return !(w->spins & 15) && now_ns() >= w->phase_end_ns && !spin_phase_extend(w);
+	unsigned long long now;
+
+	if (w->spins & 15)
+		return false;
+	now = now_ns();
+	return now >= w->phase_end_ns && !spin_phase_extend(w, now);
 }
 
 static inline bool verdict_spins(enum spin_verdict verdict)

@@ -33,7 +33,10 @@ enum stat_counter {
 	STAT_SPIN_BOUND,
 	/* ... those stopped at the short bound by the lock's spin history (policy.h). */
 	STAT_SPIN_CUT,
-	/* Spins that went on past the short bound and won, or did not. */
+	/*
+	 * Spins, before a sleep or after a wake-up, that went on past the
+	 * short bound for the rest of it and won, or ran to the bound.
+	 */
 	STAT_SPIN_LONG_WIN,
 	STAT_SPIN_LONG_LOSS,
 	/* Spins not begun or stopped: the waiter's own CPU was contended. */

@@ -8,7 +8,7 @@
  * waiter takes it, and then waits for the next hold to begin. The owner
  * publishes its state first (publish_state.h). Prints the rounds.
  *
- * usage: long_holds HOLD_US [ROUNDS]   (default 48 rounds)
+ * usage: long_holds HOLD_US [ROUNDS]   (default 96 rounds)
  * Exit status 3 if the process may use fewer than two CPUs.
  */
 #define _GNU_SOURCE
@@ -22,7 +22,7 @@
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static double hold_ms;
-static long rounds = 48;
+static long rounds = 96;
 /* Rounds the owner began; the waiter locks once in each. */
 static long round_started;
 
@@ -42,8 +42,8 @@ static void *waiter(void *arg)
 		/* Once the owner holds the mutex for round @round. */
 		while (__atomic_load_n(&round_started, __ATOMIC_ACQUIRE) < round)
 			;
-		pthread_mutex_lock(&mutex);
-		pthread_mutex_unlock(&mutex);
+		if (pthread_mutex_lock(&mutex) || pthread_mutex_unlock(&mutex))
+			return "lock or unlock failed";
 	}
 	return NULL;
 }
@@ -51,6 +51,7 @@ static void *waiter(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t waiter_thread;
+	void *waiter_error;
 	long round;
 	int cpus[2];
 
@@ -67,13 +68,23 @@ int main(int argc, char **argv)
 	    start_on(&waiter_thread, waiter, NULL, cpus[1]))
 		return 1;
 	for (round = 1; round <= rounds; round++) {
-		pthread_mutex_lock(&mutex);
+		if (pthread_mutex_lock(&mutex)) {
+			fprintf(stderr, "long_holds: the owner's lock failed\n");
+			return 1;
+		}
 		__atomic_store_n(&round_started, round, __ATOMIC_RELEASE);
 		busy_ms(hold_ms);
-		pthread_mutex_unlock(&mutex);
+		if (pthread_mutex_unlock(&mutex)) {
+			fprintf(stderr, "long_holds: the owner's unlock failed\n");
+			return 1;
+		}
 		busy_ms(hold_ms / 5);
 	}
-	pthread_join(waiter_thread, NULL);
+	if (pthread_join(waiter_thread, &waiter_error) || waiter_error) {
+		fprintf(stderr, "long_holds: waiter: %s\n",
+			waiter_error ? (const char *) waiter_error : "join failed");
+		return 1;
+	}
 	printf("rounds=%ld\n", rounds);
 	return 0;
 }
