@@ -163,8 +163,9 @@ static inline void waiter_start_spin(struct waiter *w)
  * where every section is 100 us on CPU (docs/bench/spin-history-1207).
  *
  * The history is the share of those spins that lost, a moving average
- * of weight 1/16 in units of 1/65520: each spin past the quarter moves
- * it a 16th of the way to 0 (it won) or 65520 (it did not). Above three
+ * of weight 1/16 in units of 1/65520: each spin granted the rest of
+ * the bound moves it a 16th of the way to 0 (it won) or 65520 (it ran
+ * to the bound); a spin stopped otherwise leaves it. Above three
  * quarters, the lock's phases stop at the quarter, but for one in
  * LONG_SPIN_PROBE_PERIOD of a thread's, which keeps the history current
  * if the lock changes its ways.
@@ -230,7 +231,8 @@ static inline bool spin_phase_extend(struct waiter *w, unsigned long long now)
 {
 	unsigned long long end = w->phase_end_ns + w->extend_ns;
 
-	if (!w->extend_ns || w->phase_end_ns >= w->deadline_ns || now >= end)
+	if (!w->extend_ns || w->phase_end_ns >= w->deadline_ns || now >= w->deadline_ns ||
+	    now >= end)
 		return false;
 	if (w->long_denied) {
 		w->cut_short = true;
@@ -272,8 +274,11 @@ static inline enum spin_verdict spin_within_time(struct waiter *w)
 static inline enum spin_verdict spin_within_count(struct waiter *w)
 {
 	spin_phase_bound(w);
-	if (w->spins++ >= adaptive_config.spin_count)
+	if (w->spins++ >= adaptive_config.spin_count) {
+		/* The count, not the time bound, ended it: no long spin lost. */
+		w->spun_long = false;
 		return SPIN_STOP_BOUND;
+	}
 	if (w->deadline_ns != NO_DEADLINE && spin_past_phase_end(w))
 		return SPIN_STOP_BOUND;
 	return SPIN_ON;

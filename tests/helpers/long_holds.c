@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clock_ms.h"
 #include "publish_state.h"
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
 	pthread_t waiter_thread;
 	void *waiter_error;
 	long round;
-	int cpus[2];
+	int cpus[2], ret;
 
 	if (argc < 2 || argc > 3 || (hold_ms = strtol(argv[1], NULL, 10) / 1e3) <= 0 ||
 	    (argc > 2 && (rounds = strtol(argv[2], NULL, 10)) <= 0)) {
@@ -80,9 +81,10 @@ int main(int argc, char **argv)
 		}
 		busy_ms(hold_ms / 5);
 	}
-	if (pthread_join(waiter_thread, &waiter_error) || waiter_error) {
+	ret = pthread_join(waiter_thread, &waiter_error);
+	if (ret || waiter_error) {
 		fprintf(stderr, "long_holds: waiter: %s\n",
-			waiter_error ? (const char *) waiter_error : "join failed");
+			ret ? strerror(ret) : (const char *) waiter_error);
 		return 1;
 	}
 	printf("rounds=%ld\n", rounds);
