@@ -13,4 +13,13 @@ static inline double clock_ms(clockid_t clock)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Stay on the CPU for @ms, as an owner that works inside its section. */
+static inline void busy_ms(double ms)
+{
+	double end = clock_ms(CLOCK_MONOTONIC) + ms;
+
+	while (clock_ms(CLOCK_MONOTONIC) < end)
+		;
+}
+
 #endif /* CLOCK_MS_H */

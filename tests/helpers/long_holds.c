@@ -27,14 +27,6 @@ static long rounds = 96;
 /* Rounds the owner began; the waiter locks once in each. */
 static long round_started;
 
-static void busy_ms(double ms)
-{
-	double end = clock_ms(CLOCK_MONOTONIC) + ms;
-
-	while (clock_ms(CLOCK_MONOTONIC) < end)
-		;
-}
-
 static void *waiter(void *arg)
 {
 	long round;

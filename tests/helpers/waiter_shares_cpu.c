@@ -57,7 +57,6 @@ int main(int argc, char **argv)
 	pthread_t waiter_thread, hog_thread;
 	bool shared;
 	int cpus[2];
-	double end;
 
 	if (argc < 2 || (strcmp(argv[1], "shared") && strcmp(argv[1], "alone")) || hold_ms <= 0) {
 		fprintf(stderr, "usage: %s shared|alone [HOLD_MS]\n", argv[0]);
@@ -75,9 +74,7 @@ int main(int argc, char **argv)
 	    start_on(&waiter_thread, waiter, NULL, cpus[1]))
 		return 1;
 	/* The owner stays on its CPU, holding the mutex. */
-	end = clock_ms(CLOCK_MONOTONIC) + hold_ms;
-	while (clock_ms(CLOCK_MONOTONIC) < end)
-		;
+	busy_ms(hold_ms);
 	pthread_mutex_unlock(&mutex);
 	pthread_join(waiter_thread, NULL);
 	if (shared) {

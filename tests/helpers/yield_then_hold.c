@@ -59,7 +59,6 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t thread;
-	double end;
 
 	yields = argc > 1 ? strtol(argv[1], NULL, 10) : 200;
 	rounds = argc > 2 ? strtol(argv[2], NULL, 10) : 64;
@@ -84,9 +83,7 @@ int main(int argc, char **argv)
 	for (int round = 1; round <= rounds; round++) {
 		pthread_mutex_lock(&mutex);
 		__atomic_store_n(&posted, round, __ATOMIC_RELEASE);
-		end = clock_ms(CLOCK_MONOTONIC) + hold_us / 1e3;
-		while (clock_ms(CLOCK_MONOTONIC) < end)
-			;
+		busy_ms(hold_us / 1e3);
 		pthread_mutex_unlock(&mutex);
 		while (__atomic_load_n(&acked, __ATOMIC_ACQUIRE) != round)
 			;
