@@ -18,15 +18,30 @@ new=/usr/lib/libadaptive.so
 old=/extra/libold.so
 cal=$(/workloads/multimodal -C | sed -n 's/^iterations_per_ms=//p')
 echo "calibration=$cal"
+# wl_command_of WORKLOAD THREADS: the command of a 1 s run, from the
+# workload's definition in /workloads/defs (long: multimodal's, with
+# its own mix).
+# shellcheck disable=SC2034 # the definitions' wl_command reads them
+wl_command_of() (
+	defs=/workloads/defs
+	multimodal_calibration=$cal
+	# shellcheck disable=SC1090,SC1091 # the guest's definitions
+	case $1 in
+	mm) . "$defs/multimodal.sh" ;;
+	sw0) . "$defs/multimodal-sweep-0.sh" ;;
+	sbt) . "$defs/sysbench-threads.sh" ;;
+	long)
+		. "$defs/multimodal.sh"
+		multimodal_args="-m 0:1:0 -l 100 -o 20000:80000"
+		;;
+	esac
+	wl_command "$2" 1
+)
 # run WORKLOAD THREADS CONFIGURATION ENV...: one line of ops and CPU
 run() {
-	wl=$1 t=$2 cfg=$3; shift 3
-	case $wl in
-	mm) cmd="/workloads/multimodal -t $t -d 1 -c $cal -m 90:9:1" ;;
-	sw0) cmd="/workloads/multimodal -t $t -d 1 -c $cal -m 100:100:0 -s 1000 -l 10 -o 5000:20000 -b 20:200" ;;
-	long) cmd="/workloads/multimodal -t $t -d 1 -c $cal -m 0:1:0 -l 100 -o 20000:80000" ;;
-	sbt) cmd="sysbench threads --threads=$t --thread-locks=1 --thread-yields=100 --events=0 --time=1 run" ;;
-	esac
+	wl=$1 t=$2 cfg=$3
+	shift 3
+	cmd=$(wl_command_of "$wl" "$t")
 	# shellcheck disable=SC2086 # $cmd is a command line
 	env "$@" /workloads/cputime $cmd >/tmp/o 2>&1
 	ops=$(sed -n 's/.*ops=\([0-9]*\) seconds.*/\1/p; s/.*total number of events: *\([0-9]*\)/\1/p' /tmp/o | head -1)
