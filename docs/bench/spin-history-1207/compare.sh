@@ -1,21 +1,36 @@
 #!/bin/sh
 # In one boot, REPS rotations of 1 s runs of each workload below under
-# glibc (no preload), the library before the spin history ("old",
-# /extra/libold.so) and the image's library ("new"), with cputime; the
-# order reverses every other rotation. Then one run of the new library
-# with ADAPTIVE_STATS=1 per stats cell. ratios.py reads the output.
+# glibc (no preload) and each library NAME=PATH, by default the library
+# before the spin history ("old", /extra/libold.so) and the image's
+# library ("new"), with cputime; the order reverses every other
+# rotation. Then one run of the last library with ADAPTIVE_STATS=1 per
+# stats cell. ratios.py reads the output.
 #   mm    our multimodal mix, 90:9:1 of 100 ns / 20 us / 0.1-1 ms asleep
 #   sw0   the multimodal sweep's first point (1 us / 10 us, 5-20 us outside)
 #   sbt   sysbench threads, one lock, 100 yields
 #   long  every section 100 us on CPU, 20-80 us outside
-# usage: compare.sh REPS
-if [ $# -ne 1 ]; then
-	sed -n '2,11s/^# \{0,1\}//p' "$0" >&2
+# usage: compare.sh REPS [NAME=PATH...]
+case $1 in
+[1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
+*)
+	sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
 	exit 2
-fi
+	;;
+esac
 reps=$1
-new=/usr/lib/libadaptive.so
-old=/extra/libold.so
+shift
+[ $# -gt 0 ] || set -- old=/extra/libold.so new=/usr/lib/libadaptive.so
+configs="glibc="
+for lib; do
+	case $lib in
+	?*=/*) [ -f "${lib#*=}" ] || { echo "compare.sh: no library ${lib#*=}" >&2; exit 2; } ;;
+	*) echo "compare.sh: expected NAME=PATH, got $lib" >&2; exit 2 ;;
+	esac
+	configs="$configs $lib"
+	last=${lib#*=}
+done
+reversed=
+for c in $configs; do reversed="$c $reversed"; done
 cal=$(/workloads/multimodal -C | sed -n 's/^iterations_per_ms=//p')
 echo "calibration=$cal"
 # wl_command_of WORKLOAD THREADS: the command of a 1 s run, from the
@@ -51,11 +66,11 @@ run() {
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	for w in "mm 2" "mm 4" "sw0 2" "sw0 4" "sbt 2" "sbt 4" "long 2" "long 4"; do
-		set -- "glibc LD_PRELOAD=" "old LD_PRELOAD=$old" "new LD_PRELOAD=$new"
-		[ $((rep % 2)) = 0 ] && set -- "new LD_PRELOAD=$new" "old LD_PRELOAD=$old" "glibc LD_PRELOAD="
-		for c in "$@"; do
+		order=$configs
+		[ $((rep % 2)) = 0 ] && order=$reversed
+		for c in $order; do
 			# shellcheck disable=SC2086
-			run $w ${c%% *} ${c#* }
+			run $w ${c%%=*} LD_PRELOAD=${c#*=}
 		done
 	done
 	rep=$((rep + 1))
@@ -63,6 +78,6 @@ done
 for w in "mm 4" "sw0 4" "sbt 4" "long 2"; do
 	# shellcheck disable=SC2086
 	set -- $w
-	run "$1" "$2" stats ADAPTIVE_STATS=1 LD_PRELOAD=$new >/dev/null
+	run "$1" "$2" stats ADAPTIVE_STATS=1 LD_PRELOAD="$last" >/dev/null
 	grep '^libadaptive' /tmp/o | sed "s/^/$1 $2 /; s/threads_.*//"
 done

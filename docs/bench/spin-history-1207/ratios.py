@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ratios of compare.sh's runs: for each workload and thread count, the
 geometric mean over rotations of the per-rotation ratio of throughput
-and of CPU per operation, with a 95% t interval (analyze.py's t_975).
+and of CPU per operation, with a 95% t interval (analyze.py's t_975):
+each library against glibc, then each later library against the first.
 
 usage: ratios.py RUN_OUTPUT
 """
@@ -31,16 +32,20 @@ def main():
     # (workload, threads, rotation) -> configuration -> (ops/s, CPU ns/op)
     runs = collections.defaultdict(dict)
     seen = collections.Counter()
+    libraries = []
     with open(sys.argv[1]) as f:
         for line in f:
             m = LINE.match(line)
             if not m:
                 continue
             wl, threads, cfg, ops, wall, cpu = m.groups()
+            if cfg != "glibc" and cfg not in libraries:
+                libraries.append(cfg)
             seen[wl, threads, cfg] += 1
             runs[wl, threads, seen[wl, threads, cfg]][cfg] = (int(ops) / int(wall), int(cpu) / int(ops))
     cells = sorted({key[:2] for key in runs})
-    for a, b in (("new", "glibc"), ("old", "glibc"), ("new", "old")):
+    pairs_of = [(lib, "glibc") for lib in libraries] + [(lib, libraries[0]) for lib in libraries[1:]]
+    for a, b in pairs_of:
         print(f"== {a}/{b}: throughput | CPU per operation")
         for cell in cells:
             pairs = [d for key, d in runs.items() if key[:2] == cell and a in d and b in d]
