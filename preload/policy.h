@@ -150,17 +150,19 @@ static inline void waiter_start_spin(struct waiter *w)
 /*
  * The single spinner's spin history (waiter-marks.h): a time-bounded
  * phase runs a quarter of the bound, and the rest only on a lock where
- * spins that went on past that quarter did not mostly lose. Such a
- * spin costs CPU that glibc's waiter, asleep, does not spend; it pays
- * for itself where the owner releases the lock before the bound (it
- * saves the sleep and the wake-up's latency), and is pure loss where it
- * ends at the bound, asleep after all. Which prevails is a property of
- * the lock's critical sections. In the TCG guest at 4 threads, long
- * spins won 70% of the time on sysbench threads' lock and 79% on our
- * multimodal sweep's first point (on-CPU sections of 1 and 10 us),
- * where they win throughput; 31% on our multimodal mix (20 us sections
- * beside 100 ns ones), where they cost CPU for no throughput; and 3%
- * where every section is 100 us on CPU (docs/bench/spin-history-1207).
+ * spins that went on past that quarter lost at most three times in
+ * four (below). Such a spin costs CPU that glibc's waiter, asleep, does
+ * not spend; it pays for itself where the owner releases the lock
+ * before the bound (it saves the sleep and the wake-up's latency), and
+ * is pure loss where it ends at the bound, asleep after all. Which
+ * prevails is a property of the lock's critical sections. In the TCG
+ * guest at 4 threads, long spins won 70% of the time on sysbench
+ * threads' lock and 79% on our multimodal sweep's first point (on-CPU
+ * sections of 1 and 10 us), where they win throughput; 31% on our
+ * multimodal mix (sections of 20 us, which last about 32 us of guest
+ * time there, beside 100 ns ones), where they cost CPU for no
+ * throughput; and 3% where every section is 100 us on CPU
+ * (docs/bench/spin-history-1207).
  *
  * The history is the share of those spins that lost, a moving average
  * of weight 1/16 in units of 1/65520: each spin granted the rest of

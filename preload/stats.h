@@ -25,7 +25,7 @@ enum stat_counter {
 	STAT_SPIN_WIN,
 	/* Sleeps in futex. */
 	STAT_FUTEX_SLEEP,
-	/* Spins stopped because the owner was seen off CPU. */
+	/* Spins not begun or stopped because the owner was seen off CPU. */
 	STAT_OWNER_OFF_CPU,
 	/* Spins not begun or stopped: the owner detached its state for disuse. */
 	STAT_OWNER_RETIRED,
