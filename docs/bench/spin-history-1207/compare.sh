@@ -23,6 +23,8 @@ shift
 configs="glibc="
 for lib; do
 	case $lib in
+	glibc=*) echo "compare.sh: glibc names the run without a preload" >&2; exit 2 ;;
+	*\ *) echo "compare.sh: no spaces in NAME=PATH: $lib" >&2; exit 2 ;;
 	?*=/*) [ -f "${lib#*=}" ] || { echo "compare.sh: no library ${lib#*=}" >&2; exit 2; } ;;
 	*) echo "compare.sh: expected NAME=PATH, got $lib" >&2; exit 2 ;;
 	esac
