@@ -213,9 +213,10 @@ fi
 
 # A lock's spin history (preload/policy.h): the single spinner spins a
 # quarter of the bound, and the rest only on a lock where no more than
-# three quarters of such long spins lost. long_holds' owner holds its mutex on its
-# CPU for HOLD_US each round of 96 while the waiter, on the other CPU,
-# spins on it; with a 2 ms bound, the first quarter ends at 0.5 ms.
+# three quarters of such long spins lost. long_holds' owner holds its
+# mutex on its CPU for HOLD_US each round of 96 while the waiter, on the
+# other CPU, spins on it; with a 2 ms bound, the first quarter ends at
+# 0.5 ms.
 # Holds of 5 ms outlast every spin: after the first 22 long spins lost,
 # the phases stop at the quarter (about 65), but for one in 8 that
 # still spins long, so that about 31 long spins lose in all; at least
